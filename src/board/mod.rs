@@ -1,0 +1,177 @@
+//! Boards: sizes, cell geometry, letters, parsing, and symmetry (canonical forms).
+//!
+//! Cells are numbered column-major: cell `i` sits in column `i / rows`, row `i % rows`.
+//! A letter is stored as `0..26` (`a` = 0); the letter `q` stands for the die face "Qu".
+
+mod geometry;
+mod symmetry;
+
+pub use geometry::{Geometry, Size};
+pub use symmetry::Symmetries;
+
+use std::fmt;
+
+/// The largest board side this program handles.
+pub const MAX_SIDE: usize = 6;
+/// The most cells any board can have (6x6).
+pub const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
+/// Letters in the alphabet.
+pub const ALPHABET: usize = 26;
+/// The letter index of `q` (which stands for "Qu").
+pub const LETTER_Q: u8 = b'q' - b'a';
+
+/// Why a board, size or letter string was rejected.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BoardError {
+    /// The size is not of the form `CxR` with both sides in 1..=6.
+    #[error("bad size '{got}': expected CxR with C and R from 1 to 6, e.g. 4x4 or 3x4")]
+    BadSize {
+        /// What the user wrote.
+        got: String,
+    },
+    /// The board has the wrong number of letters for its size.
+    #[error("board '{board}' has {got} letters, but a {size} board needs {expected}")]
+    WrongLength {
+        /// The board as given.
+        board: String,
+        /// The size it was read with.
+        size: Size,
+        /// How many letters that size needs.
+        expected: usize,
+        /// How many it had.
+        got: usize,
+    },
+    /// A character outside `a`..`z`.
+    #[error("board '{board}' has '{ch}', which is not a letter a-z")]
+    BadLetter {
+        /// The board as given.
+        board: String,
+        /// The offending character.
+        ch: char,
+    },
+}
+
+/// One concrete board: a letter on every cell of a [`Size`].
+///
+/// Cells past `size.cells()` are always zero, so derived equality and hashing are exact.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Board {
+    size: Size,
+    letters: [u8; MAX_CELLS],
+}
+
+impl Board {
+    /// Parses a board written as its letters in cell order (case-insensitive).
+    pub fn parse(size: Size, text: &str) -> Result<Board, BoardError> {
+        let text = text.trim();
+        let n = size.cells();
+        let got = text.chars().count();
+        if got != n {
+            return Err(BoardError::WrongLength {
+                board: text.to_string(),
+                size,
+                expected: n,
+                got,
+            });
+        }
+        let mut letters = [0u8; MAX_CELLS];
+        for (slot, ch) in letters.iter_mut().zip(text.chars()) {
+            let lower = ch.to_ascii_lowercase();
+            if !lower.is_ascii_lowercase() {
+                return Err(BoardError::BadLetter {
+                    board: text.to_string(),
+                    ch,
+                });
+            }
+            *slot = lower as u8 - b'a';
+        }
+        Ok(Board { size, letters })
+    }
+
+    /// Builds a board from letter indices (each below 26), one per cell.
+    ///
+    /// # Panics
+    /// If `letters` has the wrong length or holds a value of 26 or more: callers build these
+    /// from validated data, so a mismatch is a bug, not bad input.
+    pub fn from_letters(size: Size, letters: &[u8]) -> Board {
+        assert_eq!(letters.len(), size.cells(), "board length");
+        assert!(letters.iter().all(|&l| (l as usize) < ALPHABET), "letter");
+        let mut out = [0u8; MAX_CELLS];
+        out[..letters.len()].copy_from_slice(letters);
+        Board { size, letters: out }
+    }
+
+    /// The board's size.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// The letter indices, one per cell.
+    pub fn letters(&self) -> &[u8] {
+        &self.letters[..self.size.cells()]
+    }
+
+    /// The letter on one cell.
+    pub fn get(&self, cell: usize) -> u8 {
+        self.letters()[cell]
+    }
+
+    /// Sets the letter on one cell.
+    pub fn set(&mut self, cell: usize, letter: u8) {
+        debug_assert!((letter as usize) < ALPHABET);
+        let n = self.size.cells();
+        self.letters[..n][cell] = letter;
+    }
+
+    /// Swaps the letters of two cells.
+    pub fn swap(&mut self, a: usize, b: usize) {
+        let n = self.size.cells();
+        self.letters[..n].swap(a, b);
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for &l in self.letters() {
+            write!(f, "{}", (b'a' + l) as char)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({} {})", self.size, self)
+    }
+}
+
+/// The character for a letter index.
+pub fn letter_char(letter: u8) -> char {
+    (b'a' + letter) as char
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_round_trips_and_rejects_bad_input() {
+        let size = Size::new(4, 4).unwrap();
+        let b = Board::parse(size, "perslatgsineters").unwrap();
+        assert_eq!(b.to_string(), "perslatgsineters");
+        assert_eq!(b.get(0), b'p' - b'a');
+        assert!(matches!(
+            Board::parse(size, "abc"),
+            Err(BoardError::WrongLength { got: 3, .. })
+        ));
+        assert!(matches!(
+            Board::parse(size, "perslatgsinete1s"),
+            Err(BoardError::BadLetter { ch: '1', .. })
+        ));
+        assert_eq!(
+            Board::parse(size, "PERSLATGSINETERS").unwrap().to_string(),
+            "perslatgsineters"
+        );
+    }
+}

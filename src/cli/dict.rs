@@ -1,0 +1,55 @@
+//! `bogglemax dict build|info`: compile a word list, describe a compiled dictionary.
+
+use super::common::Output;
+use crate::dict::Dictionary;
+use crate::format::write_atomic;
+use anyhow::Context;
+use clap::Subcommand;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The `dict` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum DictCommand {
+    /// Filter a word list and compile it into a memory-mappable file (rkyv, checksummed)
+    /// that every --wordlist flag accepts.
+    Build {
+        /// The word list (one word per line). Default: the built-in ENABLE2K.
+        wordlist: Option<PathBuf>,
+        /// Where to write the compiled dictionary.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Print what a compiled dictionary (or word list) holds: source, SHA-256, word count.
+    Info {
+        /// A compiled dictionary or a text word list.
+        file: PathBuf,
+    },
+}
+
+/// Runs a `dict` subcommand.
+pub fn run(cmd: &DictCommand, out: &mut Output) -> anyhow::Result<()> {
+    match cmd {
+        DictCommand::Build { wordlist, output } => {
+            let dict = Dictionary::load(wordlist.as_deref())?;
+            write_atomic(output, &dict.to_compiled())
+                .with_context(|| format!("{}: cannot write", output.display()))?;
+            print_info(&dict, out)?;
+        }
+        DictCommand::Info { file } => {
+            let dict = Dictionary::load(Some(file))?;
+            print_info(&dict, out)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn print_info(dict: &Dictionary, out: &mut Output) -> anyhow::Result<()> {
+    let info = dict.info();
+    writeln!(out, "source: {}", info.source)?;
+    writeln!(out, "sha256: {}", info.sha256)?;
+    writeln!(out, "words: {}", info.words)?;
+    writeln!(out, "nodes: {}", info.nodes)?;
+    Ok(())
+}

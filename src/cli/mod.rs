@@ -1,0 +1,57 @@
+//! The command line: clap definitions ("what the user typed") and one `run` per subcommand
+//! that validates them into typed settings and calls the library.
+
+mod common;
+mod dict;
+mod score;
+
+pub use common::{DictArgs, Output};
+
+use clap::{Parser, Subcommand};
+
+/// Finds the highest-scoring Boggle boards and proves them optimal.
+#[derive(Parser, Debug)]
+#[command(
+    name = "bogglemax",
+    version,
+    about = "Find the highest-scoring Boggle boards and prove them optimal",
+    long_about = "Find the highest-scoring Boggle boards and prove them optimal.\n\n\
+Boards are written as their letters in column-major cell order (cell i is column i/R, \
+row i%R for a CxR board); the letter q stands for the die face Qu. The default word \
+list is ENABLE2K, built into the binary; --wordlist takes a text list or a file from \
+`bogglemax dict build`.",
+    after_help = "Exit status: 0 on success, 2 on any error (bad input, unreadable or corrupt file)."
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Score boards: `BOARD: SCORE` per board, optionally Multi/DeMulti and the words.
+    Score(score::ScoreArgs),
+    /// Compile a word list into a memory-mappable dictionary, or describe one.
+    #[command(subcommand)]
+    Dict(dict::DictCommand),
+}
+
+/// Runs one parsed command line, writing results to standard output.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let mut out = Output::stdout();
+    match cli.command {
+        Command::Score(args) => score::run(&args, &mut out),
+        Command::Dict(cmd) => dict::run(&cmd, &mut out),
+    }
+}
+
+/// Whether an error is only a closed standard output (e.g. piped into `head`), which is not
+/// a failure of the command.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

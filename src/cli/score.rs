@@ -1,0 +1,64 @@
+//! `bogglemax score`: score boards given as arguments or on standard input.
+
+use super::common::{DictArgs, Output, board_inputs, parse_size};
+use crate::board::{Board, Geometry, Size};
+use crate::solve::Solver;
+use anyhow::Context;
+use clap::Args;
+use rayon::prelude::*;
+use std::io::Write;
+
+/// Flags of `bogglemax score`.
+#[derive(Args, Debug)]
+pub struct ScoreArgs {
+    /// Board size, CxR (C columns, R rows; each 1 to 6).
+    #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
+    pub size: Size,
+    #[command(flatten)]
+    pub dict: DictArgs,
+    /// Also print the Multi-Boggle score (every path counts) and DeMulti (every distinct
+    /// cell set counts): `BOARD: SCORE multi=M demulti=D`.
+    #[arg(long)]
+    pub multi: bool,
+    /// After each board, list its words as `POINTS WORD`, best first, then alphabetically.
+    #[arg(long)]
+    pub words: bool,
+    /// Boards, as letters in column-major order. With none, one board per line is read from
+    /// standard input and scored on all cores, printed in input order.
+    pub boards: Vec<String>,
+}
+
+/// Runs `bogglemax score`.
+pub fn run(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<()> {
+    let dict = args.dict.load()?;
+    let boards = board_inputs(&args.boards)?
+        .into_iter()
+        .map(|(origin, text)| Board::parse(args.size, &text).with_context(|| origin))
+        .collect::<anyhow::Result<Vec<Board>>>()?;
+    let geometry = Geometry::new(args.size);
+    let trie = dict.trie();
+    let make = || Solver::new(trie, &geometry, args.dict.scoring);
+    let lines: Vec<String> = boards
+        .par_iter()
+        .with_min_len(64)
+        .map_init(make, |solver, board| {
+            let mut line = if args.multi {
+                let s = solver.scores(board);
+                format!("{board}: {} multi={} demulti={}", s.score, s.multi, s.demulti)
+            } else {
+                format!("{board}: {}", solver.score(board))
+            };
+            if args.words {
+                for w in solver.words(board) {
+                    line.push_str(&format!("\n{} {}", w.points, w.word));
+                }
+            }
+            line
+        })
+        .collect();
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,265 @@
+//! Word lists and the compiled dictionary: filtering, the prefix tree, and its rkyv file.
+//!
+//! A [`Dictionary`] comes from the built-in ENABLE2K list, a word-list text file, or a
+//! compiled file (`bogglemax dict build`), which is memory-mapped and validated on open.
+
+mod filter;
+mod trie;
+
+pub use filter::{FilteredWord, filter_word, filter_words, spell};
+pub use trie::{NodeId, Trie, TrieBuf, TrieError};
+
+use crate::format::{self, FileBytes, FormatError};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// The ENABLE2K word list, shipped inside the binary.
+pub const ENABLE2K: &str = include_str!("../../wordlists/enable2k.txt");
+/// The name the built-in list reports.
+pub const ENABLE2K_NAME: &str = "enable2k (built-in)";
+
+const KIND: &[u8; 4] = b"DICT";
+const VERSION: u32 = 1;
+
+/// Why a dictionary could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DictError {
+    /// The file could not be read.
+    #[error("{path}: {err}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        err: std::io::Error,
+    },
+    /// A compiled file failed its checks.
+    #[error("{path}: {err}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// Which check failed.
+        err: FormatError,
+    },
+    /// A text word list that is not UTF-8.
+    #[error("{path}: word list is not UTF-8 text")]
+    NotText {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A word list with no usable word.
+    #[error("{path}: no usable words (need a-z words of 3+ letters, one per line)")]
+    Empty {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// What a dictionary was built from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DictInfo {
+    /// The word list's file name (or the built-in name).
+    pub source: String,
+    /// SHA-256 of the word list's bytes, in hex (as `sha256sum` prints it).
+    pub sha256: String,
+    /// Words kept by the filter.
+    pub words: usize,
+    /// Nodes of the prefix tree.
+    pub nodes: usize,
+}
+
+/// The serialized form of a compiled dictionary (inside the framing of [`crate::format`]).
+#[derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+struct DictArchive {
+    source: String,
+    sha256: String,
+    nodes: Vec<u32>,
+    word_len: Vec<u8>,
+}
+
+enum Storage {
+    Owned(TrieBuf),
+    Compiled(FileBytes, std::ops::Range<usize>),
+}
+
+/// A loaded dictionary: the prefix tree of a word list plus what it was built from.
+pub struct Dictionary {
+    info: DictInfo,
+    storage: Storage,
+}
+
+impl std::fmt::Debug for Dictionary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dictionary").field("info", &self.info).finish()
+    }
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl Dictionary {
+    /// The built-in ENABLE2K dictionary.
+    pub fn enable2k() -> Dictionary {
+        Dictionary::from_text(ENABLE2K_NAME, ENABLE2K.as_bytes())
+    }
+
+    /// Builds a dictionary from word-list text.
+    pub fn from_text(source: &str, bytes: &[u8]) -> Dictionary {
+        let text = String::from_utf8_lossy(bytes);
+        let words = filter_words(&text);
+        let buf = TrieBuf::build(&words);
+        Dictionary {
+            info: DictInfo {
+                source: source.to_string(),
+                sha256: sha256_hex(bytes),
+                words: buf.word_len.len(),
+                nodes: buf.nodes.len() / 3,
+            },
+            storage: Storage::Owned(buf),
+        }
+    }
+
+    /// Loads `--wordlist`: `None` is the built-in ENABLE2K; a path is a compiled dictionary
+    /// (recognised by its header) or a text word list.
+    pub fn load(path: Option<&Path>) -> Result<Dictionary, DictError> {
+        let Some(path) = path else {
+            return Ok(Dictionary::enable2k());
+        };
+        let io = |err| DictError::Io {
+            path: path.to_path_buf(),
+            err,
+        };
+        let bytes = FileBytes::map(path).map_err(io)?;
+        if bytes.as_ref().starts_with(b"BOGGLEMX") {
+            return Dictionary::from_compiled(bytes).map_err(|err| DictError::Format {
+                path: path.to_path_buf(),
+                err,
+            });
+        }
+        if std::str::from_utf8(bytes.as_ref()).is_err() {
+            return Err(DictError::NotText {
+                path: path.to_path_buf(),
+            });
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        let dict = Dictionary::from_text(&name, bytes.as_ref());
+        if dict.info.words == 0 {
+            return Err(DictError::Empty {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(dict)
+    }
+
+    /// Opens compiled bytes: checks the frame, validates the archive with rkyv, then checks
+    /// the tree's structure so that no later lookup can go out of bounds.
+    pub fn from_compiled(bytes: FileBytes) -> Result<Dictionary, FormatError> {
+        let bytes = match bytes {
+            // Archives must be 16-aligned; a buffer from elsewhere may not be.
+            FileBytes::Owned(v) if v.as_ptr() as usize % 16 != 0 => FileBytes::copy_of(&v),
+            b => b,
+        };
+        let range = format::unframe(bytes.as_ref(), KIND, VERSION)?;
+        let archive = rkyv::access::<ArchivedDictArchive, rkyv::rancor::Error>(
+            &bytes.as_ref()[range.clone()],
+        )
+        .map_err(|e| FormatError::BadArchive(e.to_string()))?;
+        let nodes = le_u32_slice(archive.nodes.as_slice());
+        TrieBuf::check(nodes, archive.word_len.as_slice())
+            .map_err(|e| FormatError::BadArchive(e.to_string()))?;
+        let info = DictInfo {
+            source: archive.source.to_string(),
+            sha256: archive.sha256.to_string(),
+            words: archive.word_len.len(),
+            nodes: nodes.len() / 3,
+        };
+        Ok(Dictionary {
+            info,
+            storage: Storage::Compiled(bytes, range),
+        })
+    }
+
+    /// The compiled file's bytes for this dictionary.
+    pub fn to_compiled(&self) -> Vec<u8> {
+        let trie = self.trie();
+        let archive = DictArchive {
+            source: self.info.source.clone(),
+            sha256: self.info.sha256.clone(),
+            nodes: trie.raw_nodes().to_vec(),
+            word_len: trie.raw_word_len().to_vec(),
+        };
+        let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&archive)
+            .expect("serializing plain vectors and strings cannot fail");
+        format::frame(KIND, VERSION, &bytes)
+    }
+
+    /// What this dictionary was built from.
+    pub fn info(&self) -> &DictInfo {
+        &self.info
+    }
+
+    /// The prefix tree.
+    pub fn trie(&self) -> Trie<'_> {
+        match &self.storage {
+            Storage::Owned(buf) => buf.view(),
+            Storage::Compiled(bytes, range) => {
+                // SAFETY: `from_compiled` validated exactly these bytes with `rkyv::access`,
+                // and they are immutable (a read-only map or an owned buffer we never mutate).
+                let archive = unsafe {
+                    rkyv::access_unchecked::<ArchivedDictArchive>(&bytes.as_ref()[range.clone()])
+                };
+                Trie::new(
+                    le_u32_slice(archive.nodes.as_slice()),
+                    archive.word_len.as_slice(),
+                )
+            }
+        }
+    }
+}
+
+#[cfg(not(target_endian = "little"))]
+compile_error!("compiled dictionaries are read zero-copy and need a little-endian target");
+
+/// Views archived little-endian `u32`s as native ones.
+fn le_u32_slice(s: &[rkyv::rend::u32_le]) -> &[u32] {
+    // SAFETY: `u32_le` is `#[repr(C, align(4))]` around one `u32` holding the little-endian
+    // bytes, so it has the size, alignment and (on this little-endian target, enforced above)
+    // the value of a `u32`.
+    unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u32>(), s.len()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enable2k_has_published_count() {
+        let d = Dictionary::enable2k();
+        assert_eq!(d.info().words, 173_402);
+    }
+
+    #[test]
+    fn compiled_round_trip_and_refusals() {
+        let d = Dictionary::from_text("t.txt", b"cat\ncats\nqueen\ndog\n");
+        let bytes = d.to_compiled();
+        let back = Dictionary::from_compiled(FileBytes::copy_of(&bytes)).unwrap();
+        assert_eq!(back.info(), d.info());
+        assert_eq!(back.trie().raw_nodes(), d.trie().raw_nodes());
+        for cut in [1, 8, 20, bytes.len() / 2] {
+            assert!(
+                Dictionary::from_compiled(FileBytes::copy_of(&bytes[..bytes.len() - cut]))
+                    .is_err()
+            );
+        }
+        let mut bad = bytes.clone();
+        bad[40] ^= 1;
+        assert!(Dictionary::from_compiled(FileBytes::copy_of(&bad)).is_err());
+    }
+}

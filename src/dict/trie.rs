@@ -1,0 +1,222 @@
+//! A compact prefix tree stored as one flat `u32` array, children found by bit counting.
+//!
+//! # Layout
+//! Node `i` occupies `nodes[3i .. 3i+3]`:
+//! - `mask`: bit `l` is set when the node has a child for letter `l`;
+//! - `first`: index of its first child; the children of a node are contiguous and in letter
+//!   order, so the child for letter `l` is `first + popcount(mask & ((1 << l) - 1))`;
+//! - `word`: `0` when no word ends here, else `1 + word id`.
+//!
+//! Node 0 is the root. Nodes are laid out breadth first. Word ids number the words in the
+//! sorted order of their folded letters; `word_len[id]` is the spelled length that scores.
+
+use super::filter::FilteredWord;
+
+/// Words per node slot in the flat array.
+pub const NODE_WORDS: usize = 3;
+
+/// A borrowed view of a prefix tree; the bytes may come from a `Vec` or a memory map.
+#[derive(Clone, Copy, Debug)]
+pub struct Trie<'a> {
+    nodes: &'a [u32],
+    word_len: &'a [u8],
+}
+
+/// The index of a node in a [`Trie`].
+pub type NodeId = u32;
+
+impl<'a> Trie<'a> {
+    /// A view over a flat node array and word lengths.
+    ///
+    /// The arrays must satisfy the layout of the module doc; [`TrieBuf::check`] verifies it.
+    pub fn new(nodes: &'a [u32], word_len: &'a [u8]) -> Trie<'a> {
+        Trie { nodes, word_len }
+    }
+
+    /// The root node.
+    #[inline]
+    pub fn root(&self) -> NodeId {
+        0
+    }
+
+    /// The set of letters that extend this node, as a bit mask.
+    #[inline]
+    pub fn child_mask(&self, node: NodeId) -> u32 {
+        self.nodes[node as usize * NODE_WORDS]
+    }
+
+    /// The child for `letter`, if any.
+    #[inline]
+    pub fn child(&self, node: NodeId, letter: u8) -> Option<NodeId> {
+        let base = node as usize * NODE_WORDS;
+        let mask = self.nodes[base];
+        let bit = 1u32 << letter;
+        if mask & bit == 0 {
+            return None;
+        }
+        Some(self.nodes[base + 1] + (mask & (bit - 1)).count_ones())
+    }
+
+    /// The child for a letter known to be in [`Trie::child_mask`].
+    #[inline]
+    pub fn child_unchecked_letter(&self, node: NodeId, mask: u32, letter: u8) -> NodeId {
+        let base = node as usize * NODE_WORDS;
+        self.nodes[base + 1] + (mask & ((1u32 << letter) - 1)).count_ones()
+    }
+
+    /// The id of the word ending at this node, if one does.
+    #[inline]
+    pub fn word(&self, node: NodeId) -> Option<u32> {
+        let w = self.nodes[node as usize * NODE_WORDS + 2];
+        w.checked_sub(1)
+    }
+
+    /// The spelled length (counting `qu` as 2) of a word.
+    #[inline]
+    pub fn word_len(&self, word: u32) -> u8 {
+        self.word_len[word as usize]
+    }
+
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len() / NODE_WORDS
+    }
+
+    /// Number of words.
+    pub fn word_count(&self) -> usize {
+        self.word_len.len()
+    }
+
+    /// The flat node array (see the module doc).
+    pub fn raw_nodes(&self) -> &'a [u32] {
+        self.nodes
+    }
+
+    /// Word lengths by word id.
+    pub fn raw_word_len(&self) -> &'a [u8] {
+        self.word_len
+    }
+
+    /// The node reached by following `letters` from the root.
+    pub fn walk(&self, letters: &[u8]) -> Option<NodeId> {
+        letters
+            .iter()
+            .try_fold(self.root(), |node, &l| self.child(node, l))
+    }
+}
+
+/// An owned prefix tree, as built from a word list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrieBuf {
+    /// The flat node array of the module doc.
+    pub nodes: Vec<u32>,
+    /// Spelled length of each word, by word id.
+    pub word_len: Vec<u8>,
+}
+
+/// Why a node array does not form a valid prefix tree.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("invalid word tree: {0}")]
+pub struct TrieError(pub &'static str);
+
+impl TrieBuf {
+    /// Builds the tree of filtered words, which must be sorted and distinct (as
+    /// [`super::filter::filter_words`] returns them).
+    pub fn build(words: &[FilteredWord]) -> TrieBuf {
+        debug_assert!(words.windows(2).all(|w| w[0].letters < w[1].letters));
+        let mut nodes = vec![0u32; NODE_WORDS];
+        // Breadth-first: each queued entry is (node, the word range sharing its prefix, depth).
+        // Invariant: words[lo..hi] are exactly the words whose first `depth` letters spell the
+        // node's path, so a word equal to the prefix is words[lo] (it sorts first).
+        let mut queue = std::collections::VecDeque::new();
+        queue.push_back((0usize, 0usize, words.len(), 0usize));
+        while let Some((node, mut lo, hi, depth)) = queue.pop_front() {
+            if lo < hi && words[lo].letters.len() == depth {
+                nodes[node * NODE_WORDS + 2] = lo as u32 + 1;
+                lo += 1;
+            }
+            let first = nodes.len() / NODE_WORDS;
+            let mut mask = 0u32;
+            let mut i = lo;
+            while i < hi {
+                let letter = words[i].letters[depth];
+                let mut j = i;
+                while j < hi && words[j].letters[depth] == letter {
+                    j += 1;
+                }
+                let child = nodes.len() / NODE_WORDS;
+                nodes.extend_from_slice(&[0; NODE_WORDS]);
+                mask |= 1 << letter;
+                queue.push_back((child, i, j, depth + 1));
+                i = j;
+            }
+            nodes[node * NODE_WORDS] = mask;
+            nodes[node * NODE_WORDS + 1] = first as u32;
+        }
+        TrieBuf {
+            nodes,
+            word_len: words.iter().map(|w| w.spelled_len).collect(),
+        }
+    }
+
+    /// A view of this tree.
+    pub fn view(&self) -> Trie<'_> {
+        Trie::new(&self.nodes, &self.word_len)
+    }
+
+    /// Checks the structural rules every reader relies on, so that no lookup can index out of
+    /// bounds or loop: masks use 26 bits, children lie after their parent and inside the
+    /// array, word ids are in range and each used once.
+    pub fn check(nodes: &[u32], word_len: &[u8]) -> Result<(), TrieError> {
+        if nodes.is_empty() || nodes.len() % NODE_WORDS != 0 {
+            return Err(TrieError("node array length"));
+        }
+        let count = nodes.len() / NODE_WORDS;
+        let mut seen = vec![false; word_len.len()];
+        for i in 0..count {
+            let (mask, first, word) = (
+                nodes[i * NODE_WORDS],
+                nodes[i * NODE_WORDS + 1] as usize,
+                nodes[i * NODE_WORDS + 2],
+            );
+            if mask >> 26 != 0 {
+                return Err(TrieError("letter mask"));
+            }
+            if mask != 0 && (first <= i || first + mask.count_ones() as usize > count) {
+                return Err(TrieError("child index"));
+            }
+            if word != 0 {
+                let id = word as usize - 1;
+                if id >= seen.len() || std::mem::replace(&mut seen[id], true) {
+                    return Err(TrieError("word id"));
+                }
+            }
+        }
+        if seen.iter().any(|s| !s) {
+            return Err(TrieError("word count"));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::filter::filter_words;
+    use super::*;
+
+    #[test]
+    fn builds_and_finds_words() {
+        let words = filter_words("cat\ncats\ncar\ndog\nquit\nqat\n");
+        let buf = TrieBuf::build(&words);
+        TrieBuf::check(&buf.nodes, &buf.word_len).unwrap();
+        let t = buf.view();
+        assert_eq!(t.word_count(), 5);
+        let l = |s: &str| s.bytes().map(|b| b - b'a').collect::<Vec<_>>();
+        let cat = t.walk(&l("cat")).unwrap();
+        assert!(t.word(cat).is_some());
+        assert!(t.word(t.walk(&l("ca")).unwrap()).is_none());
+        assert!(t.walk(&l("cx")).is_none());
+        let quit = t.word(t.walk(&l("qit")).unwrap()).unwrap();
+        assert_eq!(t.word_len(quit), 4);
+    }
+}

@@ -1,0 +1,223 @@
+//! Framing for every binary file this program writes: a fixed header, an rkyv archive, a
+//! checksummed footer.
+//!
+//! # Format
+//! ```text
+//! offset 0   header, 32 bytes: b"BOGGLEMX" | kind (4 ASCII bytes) | version u32 LE | 16 zero bytes
+//! offset 32  the rkyv archive, `len` bytes (little-endian, 32-bit relative pointers)
+//! end - 16   footer, 16 bytes: len u64 LE | CRC-32 of the archive u32 LE | b"XMGB"
+//! ```
+//! The header is a multiple of 16 bytes, so an archive read from a page-aligned memory map
+//! starts 16-aligned, and the archive ends exactly where the footer begins, as rkyv requires.
+//! Opening checks header, length and checksum (a truncated, padded or bit-flipped file is
+//! refused before rkyv sees it); rkyv's own validation then checks the archive's structure.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+/// Bytes of the header.
+pub const HEADER_LEN: usize = 32;
+/// Bytes of the footer.
+pub const FOOTER_LEN: usize = 16;
+const MAGIC: &[u8; 8] = b"BOGGLEMX";
+const END_MAGIC: &[u8; 4] = b"XMGB";
+
+/// Why a framed file was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FormatError {
+    /// Not one of our files at all.
+    #[error("not a bogglemax file (bad magic)")]
+    BadMagic,
+    /// One of our files, but of another kind.
+    #[error("is a '{got}' file, expected '{expected}'")]
+    WrongKind {
+        /// Kind expected.
+        expected: String,
+        /// Kind found.
+        got: String,
+    },
+    /// Written by an incompatible version of this program.
+    #[error("format version {got}, this program reads version {expected}")]
+    WrongVersion {
+        /// Version this program reads.
+        expected: u32,
+        /// Version in the file.
+        got: u32,
+    },
+    /// No valid footer: the file was cut short (or is not complete yet).
+    #[error("truncated: {got} bytes and no valid footer")]
+    Truncated {
+        /// Actual size.
+        got: u64,
+    },
+    /// Shorter or longer than its footer says.
+    #[error("truncated or padded: {got} bytes, footer says {expected}")]
+    BadLength {
+        /// Size the footer implies.
+        expected: u64,
+        /// Actual size.
+        got: u64,
+    },
+    /// The checksum does not match: the bytes were changed.
+    #[error("checksum mismatch (corrupted)")]
+    BadChecksum,
+    /// The archive passed the checksum but not rkyv's validation.
+    #[error("invalid archive: {0}")]
+    BadArchive(String),
+}
+
+/// Frames an archive: header, archive bytes, footer.
+pub fn frame(kind: &[u8; 4], version: u32, archive: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_LEN + archive.len() + FOOTER_LEN);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(kind);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&[0u8; 16]);
+    out.extend_from_slice(archive);
+    out.extend_from_slice(&(archive.len() as u64).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(archive).to_le_bytes());
+    out.extend_from_slice(END_MAGIC);
+    out
+}
+
+/// Checks a framed file and returns the range of its archive within `bytes`.
+pub fn unframe(
+    bytes: &[u8],
+    kind: &[u8; 4],
+    version: u32,
+) -> Result<std::ops::Range<usize>, FormatError> {
+    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+        return Err(FormatError::BadMagic);
+    }
+    if &bytes[8..12] != kind {
+        return Err(FormatError::WrongKind {
+            expected: String::from_utf8_lossy(kind).into_owned(),
+            got: String::from_utf8_lossy(&bytes[8..12]).into_owned(),
+        });
+    }
+    let got_version = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes"));
+    if got_version != version {
+        return Err(FormatError::WrongVersion {
+            expected: version,
+            got: got_version,
+        });
+    }
+    let total = bytes.len() as u64;
+    if bytes.len() < HEADER_LEN + FOOTER_LEN || &bytes[bytes.len() - 4..] != END_MAGIC {
+        return Err(FormatError::Truncated { got: total });
+    }
+    let footer = &bytes[bytes.len() - FOOTER_LEN..];
+    let len = u64::from_le_bytes(footer[..8].try_into().expect("8 bytes"));
+    let expected = len.saturating_add((HEADER_LEN + FOOTER_LEN) as u64);
+    if expected != total {
+        return Err(FormatError::BadLength {
+            expected,
+            got: total,
+        });
+    }
+    let range = HEADER_LEN..bytes.len() - FOOTER_LEN;
+    let crc = u32::from_le_bytes(footer[8..12].try_into().expect("4 bytes"));
+    if crc32fast::hash(&bytes[range.clone()]) != crc {
+        return Err(FormatError::BadChecksum);
+    }
+    Ok(range)
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder, synced, then
+/// renamed over the target, so readers see the old file or the new one, never a torn one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = match dir {
+        Some(d) => d.join(format!(".{name}.tmp.{}", std::process::id())),
+        None => format!(".{name}.tmp.{}", std::process::id()).into(),
+    };
+    {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })?;
+    if let Some(d) = dir {
+        // Persist the rename itself; a failure here only weakens durability, not correctness.
+        let _ = File::open(d).and_then(|f| f.sync_all());
+    }
+    Ok(())
+}
+
+/// Bytes of a file held either in a read-only memory map or in a 16-aligned buffer.
+pub enum FileBytes {
+    /// A read-only memory map (page aligned).
+    Mapped(memmap2::Mmap),
+    /// An owned buffer with rkyv's alignment.
+    Owned(rkyv::util::AlignedVec<16>),
+}
+
+impl FileBytes {
+    /// Maps a file read-only.
+    pub fn map(path: &Path) -> std::io::Result<FileBytes> {
+        let file = File::open(path)?;
+        if file.metadata()?.len() == 0 {
+            return Ok(FileBytes::Owned(rkyv::util::AlignedVec::new()));
+        }
+        // SAFETY: the map is read-only and our files are only ever replaced by rename
+        // (`write_atomic`), never rewritten in place, so the mapped bytes do not change under
+        // us. Journals, which are appended to, are read with `read`, not mapped.
+        let map = unsafe { memmap2::Mmap::map(&file)? };
+        Ok(FileBytes::Mapped(map))
+    }
+
+    /// Copies bytes into an aligned buffer.
+    pub fn copy_of(bytes: &[u8]) -> FileBytes {
+        let mut v = rkyv::util::AlignedVec::<16>::with_capacity(bytes.len());
+        v.extend_from_slice(bytes);
+        FileBytes::Owned(v)
+    }
+}
+
+impl AsRef<[u8]> for FileBytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(m) => m,
+            FileBytes::Owned(v) => v,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_round_trip_and_corruptions() {
+        let archive = b"0123456789abcdef".repeat(3);
+        let f = frame(b"TEST", 1, &archive);
+        assert_eq!(&f[unframe(&f, b"TEST", 1).unwrap()], &archive[..]);
+        assert!(matches!(
+            unframe(&f, b"DICT", 1),
+            Err(FormatError::WrongKind { .. })
+        ));
+        assert!(matches!(
+            unframe(&f, b"TEST", 2),
+            Err(FormatError::WrongVersion { .. })
+        ));
+        for cut in [1, 5, 16, 17, f.len() - 1] {
+            assert!(unframe(&f[..f.len() - cut], b"TEST", 1).is_err(), "cut {cut}");
+        }
+        for i in [HEADER_LEN, HEADER_LEN + 20, f.len() - 10] {
+            let mut g = f.clone();
+            g[i] ^= 0x40;
+            assert!(unframe(&g, b"TEST", 1).is_err(), "flip {i}");
+        }
+        let mut padded = f.clone();
+        padded.extend_from_slice(&[0; 16]);
+        assert!(unframe(&padded, b"TEST", 1).is_err());
+    }
+}

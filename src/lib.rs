@@ -1,0 +1,13 @@
+//! bogglemax: score Boggle boards, search for high-scoring ones, and prove them optimal by
+//! branch and bound over board classes (see DESIGN.md and the paper it follows).
+//!
+//! The modules follow the pipeline: [`board`] and [`dict`] hold the inputs, [`solve`] scores
+//! one board, [`search`] finds good boards, [`bound`] bounds and breaks board classes, and
+//! [`pipeline`] turns class breaking into a resumable, sharded proof. [`cli`] is the command
+//! line, kept in the library so that tests can call every command without a process.
+
+pub mod board;
+pub mod cli;
+pub mod dict;
+pub mod format;
+pub mod solve;
