@@ -209,7 +209,10 @@ mod tests {
             Err(FormatError::WrongVersion { .. })
         ));
         for cut in [1, 5, 16, 17, f.len() - 1] {
-            assert!(unframe(&f[..f.len() - cut], b"TEST", 1).is_err(), "cut {cut}");
+            assert!(
+                unframe(&f[..f.len() - cut], b"TEST", 1).is_err(),
+                "cut {cut}"
+            );
         }
         for i in [HEADER_LEN, HEADER_LEN + 20, f.len() - 10] {
             let mut g = f.clone();

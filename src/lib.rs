@@ -7,6 +7,7 @@
 //! line, kept in the library so that tests can call every command without a process.
 
 pub mod board;
+pub mod bound;
 pub mod cli;
 pub mod dict;
 pub mod format;

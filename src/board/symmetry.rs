@@ -126,6 +126,11 @@ mod tests {
         for img in sym.images(&b) {
             assert_eq!(sym.canonical(&img), c);
         }
-        assert_eq!(sym.images(&b).collect::<std::collections::HashSet<_>>().len(), 8);
+        assert_eq!(
+            sym.images(&b)
+                .collect::<std::collections::HashSet<_>>()
+                .len(),
+            8
+        );
     }
 }

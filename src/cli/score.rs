@@ -44,7 +44,10 @@ pub fn run(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<()> {
         .map_init(make, |solver, board| {
             let mut line = if args.multi {
                 let s = solver.scores(board);
-                format!("{board}: {} multi={} demulti={}", s.score, s.multi, s.demulti)
+                format!(
+                    "{board}: {} multi={} demulti={}",
+                    s.score, s.multi, s.demulti
+                )
             } else {
                 format!("{board}: {}", solver.score(board))
             };

@@ -90,7 +90,9 @@ pub struct Dictionary {
 
 impl std::fmt::Debug for Dictionary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Dictionary").field("info", &self.info).finish()
+        f.debug_struct("Dictionary")
+            .field("info", &self.info)
+            .finish()
     }
 }
 
@@ -254,8 +256,7 @@ mod tests {
         assert_eq!(back.trie().raw_nodes(), d.trie().raw_nodes());
         for cut in [1, 8, 20, bytes.len() / 2] {
             assert!(
-                Dictionary::from_compiled(FileBytes::copy_of(&bytes[..bytes.len() - cut]))
-                    .is_err()
+                Dictionary::from_compiled(FileBytes::copy_of(&bytes[..bytes.len() - cut])).is_err()
             );
         }
         let mut bad = bytes.clone();

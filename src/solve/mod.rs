@@ -226,6 +226,6 @@ mod tests {
             }
         );
         let words: Vec<String> = s.words(&b).into_iter().map(|w| w.word).collect();
-        assert_eq!(words, ["beef", "bee", "fee"]);
+        assert_eq!(words, ["bee", "beef", "fee"]);
     }
 }

@@ -1,0 +1,443 @@
+//! Board classes (a letter set per cell), bucket partitions of the alphabet, and class ids.
+//!
+//! # Class ids
+//! A partition gives every cell a list of buckets (corners may use their own list). A class
+//! picks one bucket per cell; its id is the mixed-radix number whose digit for cell `i` is
+//! the bucket index, cell 0 the least significant digit. A class id is canonical when it is
+//! the smallest id among the ids of its symmetry images; symmetries map corners to corners,
+//! so every image is again a class of the same partition.
+
+use crate::board::{ALPHABET, Board, Geometry, Size, Symmetries, letter_char};
+use std::fmt;
+
+/// A set of letters as a 26-bit mask (bit `l` = letter `l`).
+pub type LetterSet = u32;
+
+/// Every letter.
+pub const ALL_LETTERS: LetterSet = (1 << ALPHABET) - 1;
+
+/// Why a class or partition was rejected.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ClassError {
+    /// A class with the wrong number of cells.
+    #[error("class has {got} cells, but a {size} board has {expected}")]
+    WrongCells {
+        /// The size.
+        size: Size,
+        /// Cells it needs.
+        expected: usize,
+        /// Cells given.
+        got: usize,
+    },
+    /// A set with a character outside a-z, or empty.
+    #[error("bad letter set '{0}': use letters a-z, e.g. 'aeiou'")]
+    BadSet(String),
+    /// Bucket lists must cover the alphabet exactly once.
+    #[error("partition '{sets}' {problem}; each bucket list must cover a-z exactly once")]
+    NotAPartition {
+        /// The lists as written.
+        sets: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// Unparseable partition syntax.
+    #[error(
+        "bad partition '{0}': expected 'SETS' or 'SETS, corner:SETS', e.g. 'aeiosuy bcdfghjklmnpqrtvwxz'"
+    )]
+    BadPartition(String),
+    /// An id beyond the last class.
+    #[error("class id {id} is out of range: this size and partition have {count} classes")]
+    IdOutOfRange {
+        /// The id.
+        id: u64,
+        /// How many ids exist.
+        count: u64,
+    },
+}
+
+/// Parses one letter set such as `aeiou`.
+pub fn parse_set(s: &str) -> Result<LetterSet, ClassError> {
+    let mut set = 0;
+    for ch in s.chars() {
+        let l = ch.to_ascii_lowercase();
+        if !l.is_ascii_lowercase() {
+            return Err(ClassError::BadSet(s.to_string()));
+        }
+        set |= 1 << (l as u8 - b'a');
+    }
+    if set == 0 {
+        return Err(ClassError::BadSet(s.to_string()));
+    }
+    Ok(set)
+}
+
+/// Writes a letter set as its letters in order.
+pub fn set_string(set: LetterSet) -> String {
+    (0..ALPHABET as u8)
+        .filter(|&l| set >> l & 1 != 0)
+        .map(letter_char)
+        .collect()
+}
+
+/// A board class: one letter set per cell.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct BoardClass {
+    size: Size,
+    cells: Vec<LetterSet>,
+}
+
+impl BoardClass {
+    /// A class from per-cell letter sets.
+    pub fn new(size: Size, cells: Vec<LetterSet>) -> Result<BoardClass, ClassError> {
+        if cells.len() != size.cells() {
+            return Err(ClassError::WrongCells {
+                size,
+                expected: size.cells(),
+                got: cells.len(),
+            });
+        }
+        if let Some(bad) = cells.iter().find(|&&s| s == 0 || s & !ALL_LETTERS != 0) {
+            return Err(ClassError::BadSet(format!("{bad:#x}")));
+        }
+        Ok(BoardClass { size, cells })
+    }
+
+    /// Parses space-separated sets, one per cell in cell order.
+    pub fn parse(size: Size, text: &str) -> Result<BoardClass, ClassError> {
+        let cells = text
+            .split_whitespace()
+            .map(parse_set)
+            .collect::<Result<Vec<_>, _>>()?;
+        BoardClass::new(size, cells)
+    }
+
+    /// The class holding just one board.
+    pub fn of_board(board: &Board) -> BoardClass {
+        BoardClass {
+            size: board.size(),
+            cells: board.letters().iter().map(|&l| 1 << l).collect(),
+        }
+    }
+
+    /// The size.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// The letter set of each cell.
+    pub fn cells(&self) -> &[LetterSet] {
+        &self.cells
+    }
+
+    /// How many boards the class holds (saturating).
+    pub fn board_count(&self) -> u128 {
+        self.cells
+            .iter()
+            .fold(1u128, |n, s| n.saturating_mul(s.count_ones() as u128))
+    }
+
+    /// Whether a board belongs to the class.
+    pub fn contains(&self, board: &Board) -> bool {
+        board.size() == self.size
+            && board
+                .letters()
+                .iter()
+                .zip(&self.cells)
+                .all(|(&l, &s)| s >> l & 1 != 0)
+    }
+
+    /// Every board of the class, in mixed-radix order (cell 0 fastest). For tests and small
+    /// classes only.
+    pub fn boards(&self) -> impl Iterator<Item = Board> + '_ {
+        let choices: Vec<Vec<u8>> = self
+            .cells
+            .iter()
+            .map(|&s| (0..ALPHABET as u8).filter(|&l| s >> l & 1 != 0).collect())
+            .collect();
+        let total = self.board_count();
+        let size = self.size;
+        (0..total).map(move |mut k| {
+            let letters: Vec<u8> = choices
+                .iter()
+                .map(|c| {
+                    let l = c[(k % c.len() as u128) as usize];
+                    k /= c.len() as u128;
+                    l
+                })
+                .collect();
+            Board::from_letters(size, &letters)
+        })
+    }
+}
+
+impl fmt::Display for BoardClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sets: Vec<String> = self.cells.iter().map(|&s| set_string(s)).collect();
+        f.write_str(&sets.join(" "))
+    }
+}
+
+/// A partition of the alphabet into buckets, optionally with another one for corner cells.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Partition {
+    main: Vec<LetterSet>,
+    corner: Option<Vec<LetterSet>>,
+}
+
+fn parse_bucket_list(text: &str) -> Result<Vec<LetterSet>, ClassError> {
+    let sets = text
+        .split_whitespace()
+        .map(parse_set)
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut seen = 0;
+    for &s in &sets {
+        if seen & s != 0 {
+            return Err(ClassError::NotAPartition {
+                sets: text.trim().to_string(),
+                problem: format!("repeats '{}'", set_string(seen & s)),
+            });
+        }
+        seen |= s;
+    }
+    if seen != ALL_LETTERS {
+        return Err(ClassError::NotAPartition {
+            sets: text.trim().to_string(),
+            problem: format!("misses '{}'", set_string(ALL_LETTERS & !seen)),
+        });
+    }
+    Ok(sets)
+}
+
+impl Partition {
+    /// Parses `SETS[, corner:SETS]`.
+    pub fn parse(text: &str) -> Result<Partition, ClassError> {
+        let (main, corner) = match text.split_once(',') {
+            None => (text, None),
+            Some((m, c)) => {
+                let c = c
+                    .trim()
+                    .strip_prefix("corner:")
+                    .ok_or_else(|| ClassError::BadPartition(text.to_string()))?;
+                (m, Some(c))
+            }
+        };
+        Ok(Partition {
+            main: parse_bucket_list(main)?,
+            corner: corner.map(parse_bucket_list).transpose()?,
+        })
+    }
+
+    /// The buckets a cell chooses from.
+    pub fn buckets(&self, geometry: &Geometry, cell: usize) -> &[LetterSet] {
+        match &self.corner {
+            Some(c) if geometry.is_corner(cell) => c,
+            _ => &self.main,
+        }
+    }
+}
+
+impl fmt::Display for Partition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |sets: &[LetterSet]| {
+            sets.iter()
+                .map(|&s| set_string(s))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        write!(f, "{}", list(&self.main))?;
+        if let Some(c) = &self.corner {
+            write!(f, ", corner:{}", list(c))?;
+        }
+        Ok(())
+    }
+}
+
+/// The numbering of the classes of one size and partition.
+#[derive(Clone, Debug)]
+pub struct ClassSpace {
+    size: Size,
+    partition: Partition,
+    /// Bucket sets of each cell.
+    buckets: Vec<Vec<LetterSet>>,
+    /// `place[i]` = product of the radices of cells below `i`.
+    place: Vec<u64>,
+    count: u64,
+    symmetries: Symmetries,
+}
+
+impl ClassSpace {
+    /// The classes of `size` under `partition`.
+    pub fn new(size: Size, partition: Partition) -> ClassSpace {
+        let geometry = Geometry::new(size);
+        let buckets: Vec<Vec<LetterSet>> = (0..size.cells())
+            .map(|c| partition.buckets(&geometry, c).to_vec())
+            .collect();
+        let mut place = Vec::with_capacity(size.cells());
+        let mut count = 1u64;
+        for b in &buckets {
+            place.push(count);
+            count = count.saturating_mul(b.len() as u64);
+        }
+        ClassSpace {
+            size,
+            partition,
+            buckets,
+            place,
+            count,
+            symmetries: Symmetries::new(size),
+        }
+    }
+
+    /// The size.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// The partition.
+    pub fn partition(&self) -> &Partition {
+        &self.partition
+    }
+
+    /// How many class ids there are (canonical or not).
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    fn digits(&self, id: u64) -> Vec<u8> {
+        let mut rest = id;
+        self.buckets
+            .iter()
+            .map(|b| {
+                let d = (rest % b.len() as u64) as u8;
+                rest /= b.len() as u64;
+                d
+            })
+            .collect()
+    }
+
+    /// The class with id `id`.
+    pub fn class(&self, id: u64) -> Result<BoardClass, ClassError> {
+        if id >= self.count {
+            return Err(ClassError::IdOutOfRange {
+                id,
+                count: self.count,
+            });
+        }
+        let cells = self
+            .digits(id)
+            .iter()
+            .zip(&self.buckets)
+            .map(|(&d, b)| b[d as usize])
+            .collect();
+        BoardClass::new(self.size, cells)
+    }
+
+    /// The id of the class that holds `board`.
+    pub fn id_of_board(&self, board: &Board) -> u64 {
+        board
+            .letters()
+            .iter()
+            .zip(&self.buckets)
+            .zip(&self.place)
+            .map(|((&l, b), &p)| {
+                let d = b
+                    .iter()
+                    .position(|&s| s >> l & 1 != 0)
+                    .expect("a partition covers every letter");
+                d as u64 * p
+            })
+            .sum()
+    }
+
+    /// The smallest id among the symmetry images of class `id`.
+    pub fn canonical_id(&self, id: u64) -> u64 {
+        let digits = self.digits(id);
+        self.symmetries
+            .perms()
+            .iter()
+            .map(|perm| {
+                perm.iter()
+                    .zip(&self.place)
+                    .map(|(&src, &p)| digits[src as usize] as u64 * p)
+                    .sum::<u64>()
+            })
+            .min()
+            .expect("the identity is always a symmetry")
+    }
+
+    /// Whether `id` is the canonical id of its class.
+    pub fn is_canonical(&self, id: u64) -> bool {
+        self.canonical_id(id) == id
+    }
+
+    /// Every canonical class id, in increasing order.
+    pub fn canonical_ids(&self) -> Vec<u64> {
+        use rayon::prelude::*;
+        (0..self.count)
+            .into_par_iter()
+            .filter(|&id| self.is_canonical(id))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partitions_must_cover_alphabet_once() {
+        assert!(Partition::parse("aeiosuy bcdfghjklmnpqrtvwxz").is_ok());
+        let p =
+            Partition::parse("aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz")
+                .unwrap();
+        assert_eq!(
+            p.to_string(),
+            "aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz"
+        );
+        assert!(matches!(
+            Partition::parse("aeiou bcd"),
+            Err(ClassError::NotAPartition { .. })
+        ));
+        assert!(matches!(
+            Partition::parse("aeiou aeiou bcdfghjklmnpqrstvwxyz"),
+            Err(ClassError::NotAPartition { .. })
+        ));
+        assert!(Partition::parse("abc, edge:xyz").is_err());
+        assert!(Partition::parse("ab1 c").is_err());
+    }
+
+    #[test]
+    fn ids_round_trip_and_canonical_counts() {
+        let size: Size = "3x3".parse().unwrap();
+        let space = ClassSpace::new(
+            size,
+            Partition::parse("aeiou bdfgjqvwxz lnrsy chkmpt").unwrap(),
+        );
+        assert_eq!(space.count(), 4u64.pow(9));
+        let b = Board::parse(size, "streaedlp").unwrap();
+        let id = space.id_of_board(&b);
+        assert!(space.class(id).unwrap().contains(&b));
+        // Burnside: the number of orbits of 4^9 colourings under the 8 symmetries of 3x3.
+        let canon = space.canonical_ids();
+        let orbits = (4u64.pow(9) + 2 * 4u64.pow(3) + 4u64.pow(5) + 4 * 4u64.pow(6)) / 8;
+        assert_eq!(canon.len() as u64, orbits);
+        assert!(
+            canon
+                .iter()
+                .all(|&i| space.class(space.canonical_id(i)).is_ok())
+        );
+        assert!(space.class(space.count()).is_err());
+    }
+
+    #[test]
+    fn class_parse_and_boards() {
+        let size: Size = "2x2".parse().unwrap();
+        let c = BoardClass::parse(size, "t ae i r").unwrap();
+        assert_eq!(c.board_count(), 2);
+        let boards: Vec<String> = c.boards().map(|b| b.to_string()).collect();
+        assert_eq!(boards, ["tair", "teir"]);
+        assert_eq!(c.to_string(), "t ae i r");
+        assert!(BoardClass::parse(size, "t ae i").is_err());
+    }
+}
