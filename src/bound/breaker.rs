@@ -1,9 +1,12 @@
 //! The class breaker: decides for one board class which boards might reach a threshold.
 
 use super::class::BoardClass;
+use super::orderly_bound::OrderlyBound;
+use super::tree::{Arena, CellOrder, SumId, TreeBuilder};
 use crate::board::{Board, Geometry, Size};
 use crate::dict::Trie;
-use crate::solve::{Scoring, Solver};
+use crate::solve::Scoring;
+use std::time::Instant;
 
 /// What to break a class against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,17 +88,40 @@ pub struct TopSplitHooks<'a> {
 pub struct ClassBreaker<'d> {
     trie: Trie<'d>,
     geometry: Geometry,
+    order: CellOrder,
     scoring: Scoring,
 }
 
+/// The mutable state of breaking one class.
+struct Run<'c> {
+    arena: Arena,
+    cells: &'c [u32],
+    letters: Vec<u8>,
+    settings: BreakSettings,
+    out: BreakOutcome,
+}
+
 impl<'d> ClassBreaker<'d> {
-    /// A breaker for `size` boards.
+    /// A breaker for `size` boards (at most 25 cells).
     pub fn new(trie: Trie<'d>, size: Size, scoring: Scoring) -> ClassBreaker<'d> {
+        let geometry = Geometry::new(size);
+        let order = CellOrder::centre_first(&geometry);
         ClassBreaker {
             trie,
-            geometry: Geometry::new(size),
+            geometry,
+            order,
             scoring,
         }
+    }
+
+    /// The cell order of the trees (position 0 = top).
+    pub fn order(&self) -> &CellOrder {
+        &self.order
+    }
+
+    /// Builds the orderly tree of a class into `arena` and returns its root.
+    pub fn build_tree(&self, class: &BoardClass, arena: &mut Arena) -> SumId {
+        TreeBuilder::new(self.trie, &self.geometry, &self.order, self.scoring).build(class, arena)
     }
 
     /// Finds every board of `class` that might score at least the threshold.
@@ -104,30 +130,122 @@ impl<'d> ClassBreaker<'d> {
     }
 
     /// As [`ClassBreaker::break_class`], with checkpoint hooks for the top split. The
-    /// returned outcome covers only the units that ran (not the skipped ones).
+    /// returned outcome covers only the units that ran (not the skipped ones); its
+    /// `root_bound` is always the class's.
     pub fn break_class_with(
         &self,
         class: &BoardClass,
         settings: &BreakSettings,
-        hooks: Option<TopSplitHooks<'_>>,
+        mut hooks: Option<TopSplitHooks<'_>>,
     ) -> BreakOutcome {
-        // Placeholder until the orderly-tree breaker lands: exact brute force over the class,
-        // fine for small test classes only. Candidates get their DeMulti.
-        let _ = hooks;
-        let start = std::time::Instant::now();
-        let mut solver = Solver::new(self.trie, &self.geometry, self.scoring);
-        let mut out = BreakOutcome::default();
-        for board in class.boards() {
-            let s = solver.scores(&board);
-            if s.score >= settings.threshold as u64 {
-                out.candidates.push(Candidate {
-                    board,
-                    demulti: s.demulti.min(u32::MAX as u64) as u32,
-                });
+        assert_eq!(class.size(), self.geometry.size(), "class size");
+        let start = Instant::now();
+        let n = self.order.len();
+        let mut run = Run {
+            arena: Arena::new(),
+            cells: class.cells(),
+            letters: vec![0; n],
+            settings: *settings,
+            out: BreakOutcome {
+                eliminated: vec![0; n + 1],
+                ..BreakOutcome::default()
+            },
+        };
+        let root = self.build_tree(class, &mut run.arena);
+        let root_bound = run.arena.bound(root);
+        let mut total = BreakOutcome {
+            root_bound,
+            eliminated: vec![0; n + 1],
+            ..BreakOutcome::default()
+        };
+        if (root_bound as u64) < settings.threshold as u64 {
+            total.eliminated[0] = 1;
+        } else {
+            // The top split: one independent unit per letter of the top cell.
+            let top = self.order.cell(0);
+            let mut letters = class.cells()[top];
+            while letters != 0 {
+                let l = letters.trailing_zeros() as u8;
+                letters &= letters - 1;
+                if hooks.as_ref().is_some_and(|h| (h.skip)(l)) {
+                    continue;
+                }
+                let unit_start = Instant::now();
+                let mark = run.arena.mark();
+                let created = run.arena.created();
+                let child = run.arena.branch(root, 0, l, &self.order);
+                run.letters[top] = l;
+                self.descend(&mut run, child, 1);
+                run.arena.reset(mark);
+                let mut part = std::mem::replace(
+                    &mut run.out,
+                    BreakOutcome {
+                        eliminated: vec![0; n + 1],
+                        ..BreakOutcome::default()
+                    },
+                );
+                part.root_bound = root_bound;
+                part.candidates.sort();
+                part.nodes = run.arena.created() - created;
+                part.peak_bytes = run.arena.peak_bytes();
+                part.seconds = unit_start.elapsed().as_secs_f64();
+                if let Some(h) = hooks.as_mut() {
+                    (h.done)(l, &part);
+                }
+                total.absorb(&part);
             }
         }
-        out.candidates.sort();
-        out.seconds = start.elapsed().as_secs_f64();
-        out
+        total.nodes = run.arena.created();
+        total.peak_bytes = run.arena.peak_bytes();
+        total.seconds = start.elapsed().as_secs_f64();
+        total
+    }
+
+    /// Breaks the sub-class whose cells before position `p` are fixed in `run.letters` and
+    /// whose tree is `tree`: branch while the bound is above the switchover, then
+    /// OrderlyBound.
+    fn descend(&self, run: &mut Run<'_>, tree: SumId, p: usize) {
+        let bound = run.arena.bound(tree);
+        if bound < run.settings.threshold {
+            run.out.eliminated[p] += 1;
+            return;
+        }
+        if p == self.order.len() {
+            let board = Board::from_letters(self.geometry.size(), &run.letters);
+            run.out.candidates.push(Candidate {
+                board,
+                demulti: bound,
+            });
+            return;
+        }
+        if bound <= run.settings.switchover {
+            let mut walk = OrderlyBound::new(
+                &run.arena,
+                &self.order,
+                run.cells,
+                run.settings.threshold,
+                run.letters.clone(),
+            );
+            walk.run(tree, p);
+            for (d, e) in walk.eliminated.iter().enumerate() {
+                run.out.eliminated[d] += e;
+            }
+            for (letters, demulti) in walk.found {
+                let board = Board::from_letters(self.geometry.size(), &letters);
+                run.out.candidates.push(Candidate { board, demulti });
+            }
+            return;
+        }
+        let cell = self.order.cell(p);
+        let mut letters = run.cells[cell];
+        while letters != 0 {
+            let l = letters.trailing_zeros() as u8;
+            letters &= letters - 1;
+            let mark = run.arena.mark();
+            let child = run.arena.branch(tree, p, l, &self.order);
+            run.letters[cell] = l;
+            self.descend(run, child, p + 1);
+            run.arena.reset(mark);
+        }
     }
 }

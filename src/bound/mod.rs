@@ -1,10 +1,19 @@
 //! Bounding and breaking board classes: classes and partitions, the 2009 bounds, orderly
 //! trees, branching by merge, OrderlyBound, and the class breaker that drives them.
 
+mod bounds2009;
 mod breaker;
 mod class;
+mod orderly_bound;
+mod tree;
 
+pub use bounds2009::{max_nomark, sum_union};
 pub use breaker::{BreakOutcome, BreakSettings, Candidate, ClassBreaker, TopSplitHooks};
 pub use class::{
     ALL_LETTERS, BoardClass, ClassError, ClassSpace, LetterSet, Partition, parse_set, set_string,
 };
+pub use orderly_bound::OrderlyBound;
+pub use tree::{Arena, CellOrder, MAX_TREE_CELLS, Mark, SumId, TreeBuilder};
+
+#[cfg(test)]
+mod tests;

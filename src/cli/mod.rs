@@ -1,6 +1,7 @@
 //! The command line: clap definitions ("what the user typed") and one `run` per subcommand
 //! that validates them into typed settings and calls the library.
 
+mod class;
 mod common;
 mod dict;
 mod score;
@@ -36,6 +37,12 @@ pub enum Command {
     /// Compile a word list into a memory-mappable dictionary, or describe one.
     #[command(subcommand)]
     Dict(dict::DictCommand),
+    /// Print the class of a board under a partition, or class N, and its canonical id.
+    Class(class::ClassArgs),
+    /// Print the 2009 bounds and the orderly-tree bound of one class.
+    Bound(class::BoundArgs),
+    /// Break one class: every board that might reach a score, with its DeMulti and Score.
+    BreakClass(class::BreakClassArgs),
 }
 
 /// Runs one parsed command line, writing results to standard output.
@@ -44,6 +51,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Score(args) => score::run(&args, &mut out),
         Command::Dict(cmd) => dict::run(&cmd, &mut out),
+        Command::Class(args) => class::run_class(&args, &mut out),
+        Command::Bound(args) => class::run_bound(&args, &mut out),
+        Command::BreakClass(args) => class::run_break_class(&args, &mut out),
     }
 }
 

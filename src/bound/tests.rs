@@ -1,0 +1,243 @@
+//! Soundness checks of every bound against brute force on small random classes.
+//!
+//! A bound below the true best score of its class is the worst bug this project can have,
+//! so each check compares against an independent computation: the solver's Score, Multi and
+//! DeMulti of every board of the class.
+
+use super::*;
+use crate::board::{Board, Geometry, Size};
+use crate::dict::Dictionary;
+use crate::solve::{Scores, Scoring, Solver};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+fn enable2k() -> &'static Dictionary {
+    static D: OnceLock<Dictionary> = OnceLock::new();
+    D.get_or_init(Dictionary::enable2k)
+}
+
+/// SplitMix64: a tiny seeded generator, so every case can be rerun from its seed.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Letters weighted towards common ones, so classes hold many words.
+const COMMON: &[u8] = b"eeeaaiioosstrrnnlldcpmgbhuyfkwvqjxz";
+
+fn random_class(rng: &mut Rng, size: Size, max_letters: u32) -> BoardClass {
+    let cells = (0..size.cells())
+        .map(|_| {
+            let k = 1 + rng.below(max_letters as u64) as u32;
+            let mut set = 0u32;
+            while set.count_ones() < k {
+                set |= 1 << (COMMON[rng.below(COMMON.len() as u64) as usize] - b'a');
+            }
+            set
+        })
+        .collect();
+    BoardClass::new(size, cells).unwrap()
+}
+
+/// Every board of the class with its three scores.
+fn brute(class: &BoardClass, scoring: Scoring) -> Vec<(Board, Scores)> {
+    let g = Geometry::new(class.size());
+    let mut solver = Solver::new(enable2k().trie(), &g, scoring);
+    class.boards().map(|b| (b, solver.scores(&b))).collect()
+}
+
+fn cases() -> Vec<(Size, u32, u64)> {
+    let mut v = Vec::new();
+    for seed in 0..40 {
+        v.push(("2x2".parse().unwrap(), 4, seed));
+        v.push(("2x3".parse().unwrap(), 3, seed));
+        v.push((
+            "3x3".parse().unwrap(),
+            if seed % 4 == 0 { 3 } else { 2 },
+            seed,
+        ));
+    }
+    v.push(("3x2".parse().unwrap(), 3, 99));
+    v.push(("1x4".parse().unwrap(), 5, 7));
+    v
+}
+
+#[test]
+fn every_bound_is_at_least_the_best_board() {
+    for (size, k, seed) in cases() {
+        let mut rng = Rng(seed * 1000 + size.cells() as u64);
+        let class = random_class(&mut rng, size, k);
+        for scoring in [Scoring::Standard, Scoring::Words, Scoring::Pow2] {
+            let all = brute(&class, scoring);
+            let best = all.iter().map(|(_, s)| s.score).max().unwrap();
+            let best_multi = all.iter().map(|(_, s)| s.multi).max().unwrap();
+            let best_demulti = all.iter().map(|(_, s)| s.demulti).max().unwrap();
+            let g = Geometry::new(size);
+            let trie = enable2k().trie();
+            let ctx = format!("{size} seed {seed} {scoring} class {class}");
+            assert!(
+                sum_union(trie, &g, &class, scoring) >= best,
+                "sum/union {ctx}"
+            );
+            assert!(
+                max_nomark(trie, &g, &class, scoring) >= best_multi,
+                "max/no-mark {ctx}"
+            );
+            let breaker = ClassBreaker::new(trie, size, scoring);
+            let mut arena = Arena::new();
+            let root = breaker.build_tree(&class, &mut arena);
+            assert!(arena.bound(root) as u64 >= best_demulti, "orderly {ctx}");
+            // The invariant: the tree forces to DeMulti on every board of the class.
+            for (b, s) in &all {
+                assert_eq!(arena.force(root, b.letters()), s.demulti, "force {ctx} {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn one_board_classes_converge() {
+    let trie = enable2k().trie();
+    for (size, text) in [
+        ("4x4", "perslatgsineters"),
+        ("4x4", "eeesrvrreeesrsrs"),
+        ("3x3", "streaedlp"),
+        ("3x2", "eebfee"),
+        ("4x4", "abcdefghijklmnop"),
+    ] {
+        let size: Size = size.parse().unwrap();
+        let b = Board::parse(size, text).unwrap();
+        let class = BoardClass::of_board(&b);
+        let g = Geometry::new(size);
+        let s = Solver::new(trie, &g, Scoring::Standard).scores(&b);
+        assert_eq!(
+            sum_union(trie, &g, &class, Scoring::Standard),
+            s.score,
+            "{text}"
+        );
+        assert_eq!(
+            max_nomark(trie, &g, &class, Scoring::Standard),
+            s.multi,
+            "{text}"
+        );
+        let breaker = ClassBreaker::new(trie, size, Scoring::Standard);
+        let mut arena = Arena::new();
+        let root = breaker.build_tree(&class, &mut arena);
+        assert_eq!(arena.bound(root) as u64, s.demulti, "{text}");
+    }
+}
+
+#[test]
+fn branching_keeps_the_invariant_and_never_raises_bounds() {
+    for (size, k, seed) in cases().into_iter().step_by(3) {
+        let mut rng = Rng(seed * 7 + 1);
+        let class = random_class(&mut rng, size, k);
+        let all = brute(&class, Scoring::Standard);
+        let breaker = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
+        let order = breaker.order().clone();
+        let mut arena = Arena::new();
+        let root = breaker.build_tree(&class, &mut arena);
+        // Force two levels of branching along each board's own letters.
+        for (b, s) in all.iter().step_by(3) {
+            let mut tree = root;
+            for p in 0..order.len().min(3) {
+                let child = arena.branch(tree, p, b.get(order.cell(p)), &order);
+                assert!(
+                    arena.bound(child) <= arena.bound(tree),
+                    "bound rose {class}"
+                );
+                assert_eq!(arena.force(child, b.letters()), s.demulti, "{class} {b}");
+                tree = child;
+            }
+        }
+    }
+}
+
+#[test]
+fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
+    // Cases where S splits the class (some boards reach it, some not): the test must bite.
+    let mut splitting = 0;
+    let total = cases().len();
+    for (size, k, seed) in cases() {
+        let mut rng = Rng(seed * 31 + 5);
+        let class = random_class(&mut rng, size, k);
+        let all = brute(&class, Scoring::Standard);
+        let mut demultis: Vec<u64> = all.iter().map(|(_, s)| s.demulti).collect();
+        demultis.sort_unstable();
+        let breaker = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
+        // Thresholds from the top of the class down to its middle, and one above it all.
+        let picks = [
+            demultis.len() - 1,
+            demultis.len() * 9 / 10,
+            demultis.len() / 2,
+        ];
+        let mut thresholds: Vec<u32> = picks.iter().map(|&i| demultis[i].max(1) as u32).collect();
+        thresholds.push(*demultis.last().unwrap() as u32 + 1);
+        for s in thresholds {
+            let want: BTreeMap<Board, u32> = all
+                .iter()
+                .filter(|(_, sc)| sc.demulti >= s as u64)
+                .map(|(b, sc)| (*b, sc.demulti as u32))
+                .collect();
+            splitting += (!want.is_empty() && want.len() < all.len()) as usize;
+            for switchover in [0, s + s / 2, u32::MAX] {
+                let settings = BreakSettings {
+                    threshold: s,
+                    switchover,
+                };
+                let got: BTreeMap<Board, u32> = breaker
+                    .break_class(&class, &settings)
+                    .candidates
+                    .iter()
+                    .map(|c| (c.board, c.demulti))
+                    .collect();
+                assert_eq!(got, want, "{size} seed {seed} S={s} B={switchover} {class}");
+            }
+        }
+    }
+    assert!(
+        splitting >= total,
+        "only {splitting} splitting thresholds in {total} cases"
+    );
+}
+
+#[test]
+fn top_split_units_add_up_to_the_whole() {
+    let size: Size = "3x3".parse().unwrap();
+    let class = BoardClass::parse(
+        size,
+        "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz",
+    )
+    .unwrap();
+    let breaker = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
+    let settings = BreakSettings::with_default_switchover(500);
+    let whole = breaker.break_class(&class, &settings);
+    assert!(!whole.candidates.is_empty());
+    // Run half the units, then the other half, as a resumed run would.
+    let mut parts = Vec::new();
+    let first_half = |l: u8| l < 10;
+    for skip_first in [false, true] {
+        let skip = |l: u8| first_half(l) != skip_first;
+        let mut done = |l: u8, o: &BreakOutcome| parts.push((l, o.candidates.clone()));
+        breaker.break_class_with(
+            &class,
+            &settings,
+            Some(TopSplitHooks {
+                skip: &skip,
+                done: &mut done,
+            }),
+        );
+    }
+    let mut joined: Vec<Candidate> = parts.into_iter().flat_map(|(_, c)| c).collect();
+    joined.sort();
+    assert_eq!(joined, whole.candidates);
+}

@@ -1,0 +1,186 @@
+//! `bogglemax class`, `bound` and `break-class`: inspect, bound and break one board class.
+
+use super::common::{DictArgs, Output, parse_size};
+use crate::board::{Board, Geometry, Size};
+use crate::bound::{
+    Arena, BoardClass, BreakSettings, ClassBreaker, ClassSpace, MAX_TREE_CELLS, Partition,
+    max_nomark, sum_union,
+};
+use crate::solve::Solver;
+use anyhow::{Context, bail};
+use clap::Args;
+use std::io::Write;
+use std::time::Instant;
+
+const CLASS_HELP: &str = "A class is one letter set per cell, in cell order (column-major), \
+separated by spaces, e.g. for 3x3: 'lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz'. \
+It may be given as one quoted argument or as separate arguments.";
+
+/// Flags of `bogglemax class`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "A partition is 'SETS' or 'SETS, corner:SETS': space-separated \
+letter sets that together cover a-z exactly once; with 'corner:' the four corner cells use \
+the second list. Class ids are mixed-radix numbers, cell 0 the least significant digit; the \
+canonical id of a class is the smallest id among its symmetry images."
+)]
+pub struct ClassArgs {
+    /// Board size, CxR.
+    #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
+    pub size: Size,
+    /// The bucket partition, e.g. 'aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz'.
+    #[arg(long, value_name = "P")]
+    pub partition: String,
+    /// Print class N instead of the class of a board.
+    #[arg(long, value_name = "N", conflicts_with = "board")]
+    pub id: Option<u64>,
+    /// The board whose class to print.
+    #[arg(required_unless_present = "id")]
+    pub board: Option<String>,
+}
+
+/// Runs `bogglemax class`.
+pub fn run_class(args: &ClassArgs, out: &mut Output) -> anyhow::Result<()> {
+    let space = ClassSpace::new(args.size, Partition::parse(&args.partition)?);
+    let id = match (&args.board, args.id) {
+        (Some(b), _) => space.id_of_board(&Board::parse(args.size, b)?),
+        (None, Some(id)) => id,
+        (None, None) => bail!("give a board or --id"),
+    };
+    let class = space.class(id)?;
+    let canonical = space.canonical_id(id);
+    writeln!(out, "class: {class}")?;
+    writeln!(out, "id: {id}")?;
+    writeln!(
+        out,
+        "canonical: {}",
+        if canonical == id { "yes" } else { "no" }
+    )?;
+    writeln!(out, "canonical_id: {canonical}")?;
+    writeln!(out, "classes: {}", space.count())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Flags of `bogglemax bound`.
+#[derive(Args, Debug)]
+#[command(after_help = CLASS_HELP)]
+pub struct BoundArgs {
+    /// Board size, CxR (at most 25 cells).
+    #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
+    pub size: Size,
+    #[command(flatten)]
+    pub dict: DictArgs,
+    /// The class: one letter set per cell.
+    #[arg(required = true, num_args = 1.., value_name = "CLASS")]
+    pub class: Vec<String>,
+}
+
+fn parse_class(size: Size, words: &[String]) -> anyhow::Result<BoardClass> {
+    if size.cells() > MAX_TREE_CELLS {
+        bail!(
+            "{size} has {} cells; bounds and proofs support at most {MAX_TREE_CELLS}",
+            size.cells()
+        );
+    }
+    Ok(BoardClass::parse(size, &words.join(" "))?)
+}
+
+/// Runs `bogglemax bound`.
+pub fn run_bound(args: &BoundArgs, out: &mut Output) -> anyhow::Result<()> {
+    let class = parse_class(args.size, &args.class)?;
+    let dict = args.dict.load()?;
+    let geometry = Geometry::new(args.size);
+    let scoring = args.dict.scoring;
+    writeln!(
+        out,
+        "sum_union={}",
+        sum_union(dict.trie(), &geometry, &class, scoring)
+    )?;
+    writeln!(
+        out,
+        "max_nomark={}",
+        max_nomark(dict.trie(), &geometry, &class, scoring)
+    )?;
+    let breaker = ClassBreaker::new(dict.trie(), args.size, scoring);
+    let start = Instant::now();
+    let mut arena = Arena::new();
+    let root = breaker.build_tree(&class, &mut arena);
+    let seconds = start.elapsed().as_secs_f64();
+    writeln!(out, "orderly={}", arena.bound(root))?;
+    writeln!(out, "nodes={}", arena.created())?;
+    writeln!(out, "bytes={}", arena.peak_bytes())?;
+    writeln!(out, "seconds={seconds:.3}")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Flags of `bogglemax break-class`.
+#[derive(Args, Debug)]
+#[command(after_help = CLASS_HELP)]
+pub struct BreakClassArgs {
+    /// Board size, CxR (at most 25 cells).
+    #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
+    pub size: Size,
+    #[command(flatten)]
+    pub dict: DictArgs,
+    /// The score S sought: report every board of the class that might score S or more.
+    #[arg(long, value_name = "S")]
+    pub score: u32,
+    /// Branch by merging trees while the bound is above B, then switch to OrderlyBound.
+    /// Default: 1.5 × S.
+    #[arg(long, value_name = "B")]
+    pub switchover: Option<u32>,
+    /// The class: one letter set per cell.
+    #[arg(required = true, num_args = 1.., value_name = "CLASS")]
+    pub class: Vec<String>,
+}
+
+/// Runs `bogglemax break-class`.
+pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Result<()> {
+    let class = parse_class(args.size, &args.class)?;
+    let dict = args.dict.load()?;
+    let mut settings = BreakSettings::with_default_switchover(args.score);
+    if let Some(b) = args.switchover {
+        settings.switchover = b;
+    }
+    let breaker = ClassBreaker::new(dict.trie(), args.size, args.dict.scoring);
+    let outcome = breaker.break_class(&class, &settings);
+    let geometry = Geometry::new(args.size);
+    let mut solver = Solver::new(dict.trie(), &geometry, args.dict.scoring);
+    writeln!(out, "class: {class}")?;
+    writeln!(out, "root_bound: {}", outcome.root_bound)?;
+    writeln!(
+        out,
+        "broken: {}",
+        if outcome.is_broken() { "yes" } else { "no" }
+    )?;
+    writeln!(out, "candidates: {}", outcome.candidates.len())?;
+    let mut results = 0;
+    for c in &outcome.candidates {
+        let score = solver.score(&c.board);
+        let hit = score >= args.score as u64;
+        results += hit as usize;
+        writeln!(
+            out,
+            "candidate: {} demulti={} score={score}{}",
+            c.board,
+            c.demulti,
+            if hit { " result" } else { "" }
+        )?;
+    }
+    writeln!(out, "results: {results}")?;
+    writeln!(out, "seconds: {:.3}", outcome.seconds)?;
+    writeln!(out, "peak_bytes: {}", outcome.peak_bytes)?;
+    writeln!(out, "nodes: {}", outcome.nodes)?;
+    let hist: Vec<String> = outcome
+        .eliminated
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(d, n)| format!("{d}:{n}"))
+        .collect();
+    writeln!(out, "eliminated_by_depth: {}", hist.join(" ")).context("writing output")?;
+    out.flush()?;
+    Ok(())
+}
