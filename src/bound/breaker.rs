@@ -99,6 +99,8 @@ struct Run<'c> {
     letters: Vec<u8>,
     settings: BreakSettings,
     out: BreakOutcome,
+    /// Stack storage reused by every OrderlyBound walk.
+    scratch: Vec<Vec<u32>>,
 }
 
 impl<'d> ClassBreaker<'d> {
@@ -146,6 +148,7 @@ impl<'d> ClassBreaker<'d> {
             cells: class.cells(),
             letters: vec![0; n],
             settings: *settings,
+            scratch: Vec::new(),
             out: BreakOutcome {
                 eliminated: vec![0; n + 1],
                 ..BreakOutcome::default()
@@ -225,15 +228,17 @@ impl<'d> ClassBreaker<'d> {
                 run.cells,
                 run.settings.threshold,
                 run.letters.clone(),
+                std::mem::take(&mut run.scratch),
             );
             walk.run(tree, p);
             for (d, e) in walk.eliminated.iter().enumerate() {
                 run.out.eliminated[d] += e;
             }
-            for (letters, demulti) in walk.found {
+            for (letters, demulti) in std::mem::take(&mut walk.found) {
                 let board = Board::from_letters(self.geometry.size(), &letters);
                 run.out.candidates.push(Candidate { board, demulti });
             }
+            run.scratch = walk.into_scratch();
             return;
         }
         let cell = self.order.cell(p);

@@ -11,7 +11,7 @@
 //! `points + pending ≥ Force(T, B)` and a walk with `points + pending < S` can stop.
 //! When every cell is fixed the stacks are empty and `points = Force(T, B)` exactly.
 
-use super::tree::{Arena, CellOrder, SumId};
+use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, SumId};
 
 /// The state of one OrderlyBound walk.
 pub struct OrderlyBound<'a> {
@@ -31,24 +31,32 @@ pub struct OrderlyBound<'a> {
 
 impl<'a> OrderlyBound<'a> {
     /// A walk over `arena`'s trees for a class with per-cell letter sets `cells`, whose
-    /// letters before the start position are already in `letters`.
+    /// letters before the start position are already in `letters`. `scratch` is reused stack
+    /// storage (from [`OrderlyBound::into_scratch`], or empty).
     pub fn new(
         arena: &'a Arena,
         order: &'a CellOrder,
         cells: &'a [u32],
         threshold: u32,
         letters: Vec<u8>,
+        mut scratch: Vec<Vec<u32>>,
     ) -> OrderlyBound<'a> {
+        scratch.resize_with(order.len(), Vec::new);
         OrderlyBound {
             arena,
             order,
             cells,
             threshold: threshold as u64,
-            stacks: vec![Vec::new(); order.len()],
+            stacks: scratch,
             letters,
             found: Vec::new(),
             eliminated: vec![0; order.len() + 1],
         }
+    }
+
+    /// The stack storage, emptied, for the next walk.
+    pub fn into_scratch(self) -> Vec<Vec<u32>> {
+        self.stacks
     }
 
     /// Runs the walk on `tree`, whose cells all lie at positions `≥ p`.
@@ -82,7 +90,10 @@ impl<'a> OrderlyBound<'a> {
             .map(|&c| self.arena.choice_bound(c) as u64)
             .sum();
         let rest = pending - here_bound;
-        let lens: Vec<usize> = self.stacks[p + 1..].iter().map(Vec::len).collect();
+        let mut lens = [0u32; MAX_TREE_CELLS];
+        for (len, s) in lens.iter_mut().zip(&self.stacks[p + 1..]) {
+            *len = s.len() as u32;
+        }
         let mut letters = self.cells[cell];
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
@@ -102,7 +113,7 @@ impl<'a> OrderlyBound<'a> {
             self.letters[cell] = l;
             self.step(p + 1, points + add, rest + added_bound);
             for (s, &len) in self.stacks[p + 1..].iter_mut().zip(&lens) {
-                s.truncate(len);
+                s.truncate(len as usize);
             }
         }
         self.stacks[p] = here;

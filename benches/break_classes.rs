@@ -1,0 +1,96 @@
+//! Class-breaking benchmark: full 3x3 runs and a fixed sample of 4x4 classes, one thread.
+//!
+//! `cargo bench --bench break_classes -- [3x3] [4x4-sample] [hardest]` (default: 3x3 and
+//! 4x4-sample). Figures go to standard output; nothing here asserts a time.
+
+use bogglemax::board::Size;
+use bogglemax::bound::{BreakSettings, ClassBreaker, ClassSpace, Partition};
+use bogglemax::dict::Dictionary;
+use bogglemax::solve::Scoring;
+use std::time::Instant;
+
+/// The 4x4 partition of the issue (three buckets, two for corners).
+const PARTITION_4X4: &str = "aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz";
+/// Seed of the 4x4 sample (SplitMix64 over canonical ids).
+const SAMPLE_SEED: u64 = 20261122;
+const SAMPLE_SIZE: usize = 100;
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn run(dict: &Dictionary, size: Size, partition: &str, threshold: u32, ids: &[u64]) {
+    let space = ClassSpace::new(size, Partition::parse(partition).expect("valid partition"));
+    let breaker = ClassBreaker::new(dict.trie(), size, Scoring::Standard);
+    let settings = BreakSettings::with_default_switchover(threshold);
+    let start = Instant::now();
+    let mut times = Vec::new();
+    let mut candidates = 0;
+    for &id in ids {
+        let class = space.class(id).expect("id in range");
+        let t = Instant::now();
+        let out = breaker.break_class(&class, &settings);
+        candidates += out.candidates.len();
+        times.push((t.elapsed().as_secs_f64(), id, out.peak_bytes));
+    }
+    times.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!(
+        "{size} '{partition}' S={threshold}: {} classes, {:.2} s, {candidates} candidates",
+        ids.len(),
+        start.elapsed().as_secs_f64()
+    );
+    for (s, id, bytes) in times.iter().take(5) {
+        println!(
+            "  slow: class {id} {s:.3} s peak {:.1} MB",
+            *bytes as f64 / 1e6
+        );
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let want = |name: &str| args.is_empty() || args.iter().any(|a| a == name);
+    let dict = Dictionary::enable2k();
+    if want("3x3") {
+        let size: Size = "3x3".parse().expect("size");
+        for p in [
+            "aeiosuy bcdfghjklmnpqrtvwxz",
+            "aeijou bcdfgmpqvwxz hklnrsty",
+            "bdfgjqvwxz aeiou lnrsy chkmpt",
+        ] {
+            let space = ClassSpace::new(size, Partition::parse(p).expect("partition"));
+            run(&dict, size, p, 500, &space.canonical_ids());
+        }
+    }
+    if want("4x4-sample") {
+        let size: Size = "4x4".parse().expect("size");
+        let space = ClassSpace::new(size, Partition::parse(PARTITION_4X4).expect("partition"));
+        let canon = space.canonical_ids();
+        let mut state = SAMPLE_SEED;
+        let mut ids: Vec<u64> = (0..SAMPLE_SIZE)
+            .map(|_| canon[(splitmix(&mut state) % canon.len() as u64) as usize])
+            .collect();
+        ids.sort_unstable();
+        println!("4x4 sample ids (seed {SAMPLE_SEED}): {ids:?}");
+        run(&dict, size, PARTITION_4X4, 3500, &ids);
+    }
+    if want("hardest") {
+        let size: Size = "4x4".parse().expect("size");
+        let space = ClassSpace::new(size, Partition::parse(PARTITION_4X4).expect("partition"));
+        let board = bogglemax::board::Board::parse(size, "perslatgsineters").expect("board");
+        run(
+            &dict,
+            size,
+            PARTITION_4X4,
+            3500,
+            &[space.id_of_board(&board)],
+        );
+    }
+}
