@@ -432,7 +432,10 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
                 self.collect(cells, &shifts, cell, node, 1 << cell, key, &mut paths);
             }
         }
-        paths.sort_unstable();
+        {
+            use rayon::slice::ParallelSliceMut;
+            paths.par_sort_unstable();
+        }
         paths.dedup();
         self.build_sum(&paths, 0, arena)
     }
@@ -482,51 +485,53 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     }
 
     /// Builds the sum node for `paths`, which agree on positions before `p`.
+    ///
+    /// All keys share their bits before `p`, so sorted keys are sorted by their tails
+    /// (`key & tail_mask(p)`), and each group below is a range of tail values found by binary
+    /// search: the paths ending here have tail 0; the paths whose first choice at or after `p`
+    /// is at position `q` have tails in `[1 << shift(q), 1 << (shift(q) + 5))`.
     fn build_sum(&self, paths: &[PathKey], p: usize, arena: &mut Arena) -> SumId {
         let tail = self.tail_mask(p);
-        // Paths that end here have no choice at positions ≥ p; they sort first.
-        let ends = paths.iter().take_while(|(k, _)| k & tail == 0).count();
+        let ends = paths.partition_point(|(k, _)| k & tail == 0);
         let points = paths[..ends].iter().fold(0u64, |acc, &(_, w)| {
             acc + self.word_points[w as usize] as u64
         });
-        // The rest group by their first used position q, contiguous and in decreasing q.
-        let unused_top = 128 - 5 * self.order.len() as u32;
-        let first_pos = |k: u128| ((k & tail).leading_zeros() - unused_top) as usize / 5;
-        let mut groups: Vec<(usize, usize, usize)> = Vec::new();
-        let mut i = ends;
-        while i < paths.len() {
-            let q = first_pos(paths[i].0);
-            let j = i + paths[i..]
-                .iter()
-                .take_while(|(k, _)| first_pos(*k) == q)
-                .count();
-            groups.push((q, i, j));
-            i = j;
+        let mut children = [0 as ChoiceId; MAX_TREE_CELLS];
+        let mut n = 0;
+        let mut hi = paths.len();
+        // Top position first: its group has the largest tails, at the end of the slice.
+        for q in p..self.order.len() {
+            if hi == ends {
+                break;
+            }
+            let floor = 1u128 << self.shift(q);
+            let lo = ends + paths[ends..hi].partition_point(|(k, _)| k & tail < floor);
+            if lo < hi {
+                children[n] = self.build_choice(&paths[lo..hi], q, arena);
+                n += 1;
+                hi = lo;
+            }
         }
-        let mut children = Vec::with_capacity(groups.len());
-        for &(q, lo, hi) in groups.iter().rev() {
-            children.push(self.build_choice(&paths[lo..hi], q, arena));
-        }
-        arena.push_sum(sat(points), &children)
+        arena.push_sum(sat(points), &children[..n])
     }
 
-    /// Builds the choice node at position `q` for `paths`, which all use that position.
+    /// Builds the choice node at position `q` for `paths`, which all use that position (and
+    /// agree before it), so they are sorted by the letter there.
     fn build_choice(&self, paths: &[PathKey], q: usize, arena: &mut Arena) -> ChoiceId {
         let shift = self.shift(q);
         let letter = |k: u128| ((k >> shift) & 31) as u8 - 1;
         let mut mask = 0u32;
-        let mut children = Vec::new();
+        let mut children = [0 as SumId; 26];
+        let mut n = 0;
         let mut i = 0;
         while i < paths.len() {
             let l = letter(paths[i].0);
-            let j = i + paths[i..]
-                .iter()
-                .take_while(|(k, _)| letter(*k) == l)
-                .count();
+            let j = i + paths[i..].partition_point(|(k, _)| letter(*k) == l);
             mask |= 1 << l;
-            children.push(self.build_sum(&paths[i..j], q + 1, arena));
+            children[n] = self.build_sum(&paths[i..j], q + 1, arena);
+            n += 1;
             i = j;
         }
-        arena.push_choice(self.order.cell(q), mask, &children)
+        arena.push_choice(self.order.cell(q), mask, &children[..n])
     }
 }
