@@ -9,67 +9,56 @@ use crate::solve::Scoring;
 
 /// Sum/union: the points of every distinct word found on any board of the class.
 pub fn sum_union(trie: Trie<'_>, geometry: &Geometry, class: &BoardClass, scoring: Scoring) -> u64 {
-    let mut seen = vec![false; trie.word_count()];
-    let mut total = 0u64;
-    // Every call is on a live prefix; `seen` marks words already counted anywhere.
-    fn step(
-        trie: &Trie<'_>,
-        g: &Geometry,
-        cells: &[u32],
-        scoring: Scoring,
-        cell: usize,
-        node: NodeId,
-        used: u64,
-        seen: &mut [bool],
-        total: &mut u64,
-    ) {
-        let mut letters = cells[cell] & trie.child_mask(node);
+    let mut walk = SumUnionWalk {
+        trie,
+        geometry,
+        cells: class.cells(),
+        scoring,
+        seen: vec![false; trie.word_count()],
+        total: 0,
+    };
+    for cell in 0..geometry.cells() {
+        walk.step(cell, trie.root(), 1 << cell);
+    }
+    walk.total
+}
+
+/// The state of one sum/union walk: `seen` marks words already counted anywhere.
+struct SumUnionWalk<'a, 'd> {
+    trie: Trie<'d>,
+    geometry: &'a Geometry,
+    cells: &'a [u32],
+    scoring: Scoring,
+    seen: Vec<bool>,
+    total: u64,
+}
+
+impl SumUnionWalk<'_, '_> {
+    /// Visits `cell` from the live prefix `node`; `used` holds the cells of the path so far.
+    fn step(&mut self, cell: usize, node: NodeId, used: u64) {
+        let mut letters = self.cells[cell] & self.trie.child_mask(node);
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
-            let Some(child) = trie.child(node, l) else {
+            let Some(child) = self.trie.child(node, l) else {
                 continue;
             };
-            if let Some(w) = trie.word(child) {
-                if !std::mem::replace(&mut seen[w as usize], true) {
-                    *total += scoring.points(trie.word_len(w) as usize) as u64;
-                }
+            if let Some(w) = self.trie.word(child)
+                && !std::mem::replace(&mut self.seen[w as usize], true)
+            {
+                self.total += self.scoring.points(self.trie.word_len(w) as usize) as u64;
             }
-            if trie.child_mask(child) == 0 {
+            if self.trie.child_mask(child) == 0 {
                 continue;
             }
-            let mut next = g.neighbor_mask(cell) & !used;
+            let mut next = self.geometry.neighbor_mask(cell) & !used;
             while next != 0 {
                 let n = next.trailing_zeros() as usize;
                 next &= next - 1;
-                step(
-                    trie,
-                    g,
-                    cells,
-                    scoring,
-                    n,
-                    child,
-                    used | 1 << n,
-                    seen,
-                    total,
-                );
+                self.step(n, child, used | 1 << n);
             }
         }
     }
-    for cell in 0..geometry.cells() {
-        step(
-            &trie,
-            geometry,
-            class.cells(),
-            scoring,
-            cell,
-            trie.root(),
-            1 << cell,
-            &mut seen,
-            &mut total,
-        );
-    }
-    total
 }
 
 /// Max/no-mark: at each cell of each search path, the best letter; words are not marked,

@@ -165,7 +165,9 @@ impl Dictionary {
     pub fn from_compiled(bytes: FileBytes) -> Result<Dictionary, FormatError> {
         let bytes = match bytes {
             // Archives must be 16-aligned; a buffer from elsewhere may not be.
-            FileBytes::Owned(v) if v.as_ptr() as usize % 16 != 0 => FileBytes::copy_of(&v),
+            FileBytes::Owned(v) if !(v.as_ptr() as usize).is_multiple_of(16) => {
+                FileBytes::copy_of(&v)
+            }
             b => b,
         };
         let range = format::unframe(bytes.as_ref(), KIND, VERSION)?;

@@ -168,7 +168,7 @@ impl TrieBuf {
     /// bounds or loop: masks use 26 bits, children lie after their parent and inside the
     /// array, word ids are in range and each used once.
     pub fn check(nodes: &[u32], word_len: &[u8]) -> Result<(), TrieError> {
-        if nodes.is_empty() || nodes.len() % NODE_WORDS != 0 {
+        if nodes.is_empty() || !nodes.len().is_multiple_of(NODE_WORDS) {
             return Err(TrieError("node array length"));
         }
         let count = nodes.len() / NODE_WORDS;
