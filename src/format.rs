@@ -77,7 +77,9 @@ pub fn frame(kind: &[u8; 4], version: u32, archive: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&[0u8; 16]);
     out.extend_from_slice(archive);
     out.extend_from_slice(&(archive.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(archive).to_le_bytes());
+    // The checksum covers the header (reserved bytes included) and the archive.
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
     out.extend_from_slice(END_MAGIC);
     out
 }
@@ -119,7 +121,7 @@ pub fn unframe(
     }
     let range = HEADER_LEN..bytes.len() - FOOTER_LEN;
     let crc = u32::from_le_bytes(footer[8..12].try_into().expect("4 bytes"));
-    if crc32fast::hash(&bytes[range.clone()]) != crc {
+    if crc32fast::hash(&bytes[..bytes.len() - FOOTER_LEN + 8]) != crc {
         return Err(FormatError::BadChecksum);
     }
     Ok(range)

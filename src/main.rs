@@ -1,10 +1,32 @@
 //! The `bogglemax` binary: parse the command line, run it, map errors to exit status 2.
 
 use clap::Parser;
+use clap::error::ErrorKind;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = bogglemax::cli::Cli::parse();
+    let cli = match bogglemax::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version (asked for, or shown because nothing was given) print in full.
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            // A usage error is one line: clap's first line, without its "error: " prefix.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad command line");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("bogglemax: {first} (see --help)");
+            return ExitCode::from(2);
+        }
+    };
     match bogglemax::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if bogglemax::cli::is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -1,0 +1,227 @@
+//! End-to-end tests of `bogglemax score` and `bogglemax dict`: the published figures, the
+//! output formats, and the refusal of bad input (one line on stderr, exit status 2).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_bogglemax"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("bogglemax runs")
+}
+
+fn stdout_ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "bogglemax {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// Asserts the command fails with status 2 and exactly one line on stderr, mentioning `needle`.
+fn fails_with(args: &[&str], needle: &str) {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "bogglemax {args:?} should exit 2"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "one stderr line for {args:?}, got: {err}"
+    );
+    assert!(
+        err.contains(needle),
+        "stderr of {args:?} lacks {needle:?}: {err}"
+    );
+    assert!(!err.contains("panicked"), "panic for {args:?}: {err}");
+}
+
+#[test]
+fn published_scores() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("4x4", "perslatgsineters", "perslatgsineters: 3625"),
+        ("3x3", "streaedlp", "streaedlp: 545"),
+        ("3x4", "perslatesind", "perslatesind: 1651"),
+        ("4x4", "abcdefghijklmnop", "abcdefghijklmnop: 18"),
+        (
+            "5x5",
+            "ligdrmanesietildsracsepes",
+            "ligdrmanesietildsracsepes: 10406",
+        ),
+    ];
+    for (size, board, want) in cases {
+        assert_eq!(stdout_ok(&["score", "--size", size, board]).trim(), *want);
+    }
+}
+
+#[test]
+fn multi_and_demulti() {
+    assert_eq!(
+        stdout_ok(&["score", "--multi", "eeesrvrreeesrsrs"]).trim(),
+        "eeesrvrreeesrsrs: 189 multi=21953 demulti=13253"
+    );
+    assert_eq!(
+        stdout_ok(&["score", "--size", "3x2", "--multi", "eebfee"]).trim(),
+        "eebfee: 3 multi=12 demulti=6"
+    );
+}
+
+#[test]
+fn word_listing() {
+    let out = stdout_ok(&["score", "--words", "perslatgsineters"]);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("perslatgsineters: 3625"));
+    let words: Vec<(u32, &str)> = lines
+        .map(|l| {
+            let (p, w) = l.split_once(' ').expect("POINTS WORD");
+            (p.parse().expect("points"), w)
+        })
+        .collect();
+    assert_eq!(words.len(), 1045);
+    assert_eq!(words.iter().map(|&(p, _)| p).sum::<u32>(), 3625);
+    // Sorted by points descending, then alphabetically.
+    for pair in words.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        assert!(a.0 > b.0 || (a.0 == b.0 && a.1 < b.1), "order: {a:?} {b:?}");
+    }
+    let longest = words.iter().map(|&(_, w)| w.len()).max().expect("words");
+    let longest: Vec<&str> = words
+        .iter()
+        .filter(|&&(_, w)| w.len() == longest)
+        .map(|&(_, w)| w)
+        .collect();
+    assert_eq!(longest, ["replastering"]);
+}
+
+#[test]
+fn qu_is_spelled_out() {
+    // q is the Qu face: "quit" on a 2x2 board q,i / t,x spells q-i-t.
+    let out = stdout_ok(&["score", "--size", "2x2", "--words", "qtix"]);
+    assert!(out.lines().any(|l| l == "1 quit"), "{out}");
+}
+
+#[test]
+fn many_boards_from_stdin_keep_input_order() {
+    let boards = ["abcdefghijklmnop", "perslatgsineters", "eeesrvrreeesrsrs"];
+    let mut input = String::new();
+    for i in 0..300 {
+        input.push_str(boards[i % 3]);
+        input.push('\n');
+    }
+    let mut child = bin()
+        .arg("score")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let want = ["18", "3625", "189"];
+    for (i, line) in text.lines().enumerate() {
+        assert_eq!(line, format!("{}: {}", boards[i % 3], want[i % 3]));
+    }
+    assert_eq!(text.lines().count(), 300);
+}
+
+fn shared_wordlist(name: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/wordlists")
+        .join(name);
+    p.exists().then_some(p)
+}
+
+#[test]
+fn naspa2023_by_path() {
+    let Some(path) = shared_wordlist("naspa2023.txt") else {
+        eprintln!("SKIPPED naspa2023_by_path: ../shared/wordlists/naspa2023.txt is not here");
+        return;
+    };
+    let path = path.to_str().expect("utf-8 path");
+    assert_eq!(
+        stdout_ok(&["score", "--wordlist", path, "perslatgsineters"]).trim(),
+        "perslatgsineters: 3923"
+    );
+}
+
+#[test]
+fn scoring_words_counts_words() {
+    assert_eq!(
+        stdout_ok(&["score", "--scoring", "words", "perslatgsineters"]).trim(),
+        "perslatgsineters: 1045"
+    );
+}
+
+#[test]
+fn compiled_dictionary_round_trip_and_corruption() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dict = dir.path().join("enable2k.dict");
+    let dict_s = dict.to_str().expect("utf-8");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("wordlists/enable2k.txt");
+    stdout_ok(&["dict", "build", src.to_str().expect("utf-8"), "-o", dict_s]);
+    let info = stdout_ok(&["dict", "info", dict_s]);
+    assert!(info.contains("173402"), "{info}");
+    assert_eq!(
+        stdout_ok(&["score", "--wordlist", dict_s, "perslatgsineters"]).trim(),
+        "perslatgsineters: 3625"
+    );
+
+    let bytes = std::fs::read(&dict).expect("read");
+    // Truncated at several points, and with one flipped byte in several places.
+    for cut in [0, 10, 40, bytes.len() / 2, bytes.len() - 1] {
+        let bad = dir.path().join(format!("cut{cut}.dict"));
+        std::fs::write(&bad, &bytes[..cut]).expect("write");
+        let bad_s = bad.to_str().expect("utf-8");
+        fails_with(&["score", "--wordlist", bad_s, "perslatgsineters"], bad_s);
+        fails_with(&["dict", "info", bad_s], bad_s);
+    }
+    for at in [3, 20, 100, bytes.len() / 3, bytes.len() - 5] {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x40;
+        let bad = dir.path().join(format!("flip{at}.dict"));
+        std::fs::write(&bad, &flipped).expect("write");
+        let bad_s = bad.to_str().expect("utf-8");
+        fails_with(&["score", "--wordlist", bad_s, "perslatgsineters"], bad_s);
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    fails_with(&["score", "abc"], "needs 16");
+    fails_with(&["score", "abcdefghijklmno1"], "not a letter");
+    fails_with(&["score", "--size", "7x1", "abcdefg"], "7x1");
+    fails_with(&["score", "--size", "0x3", "abc"], "0x3");
+    fails_with(&["score", "--size", "banana", "abc"], "banana");
+    fails_with(
+        &[
+            "score",
+            "--wordlist",
+            "/no/such/list.txt",
+            "abcdefghijklmnop",
+        ],
+        "/no/such/list.txt",
+    );
+    fails_with(
+        &["score", "--scoring", "fancy", "abcdefghijklmnop"],
+        "fancy",
+    );
+    fails_with(
+        &["dict", "info", "/no/such/file.dict"],
+        "/no/such/file.dict",
+    );
+    fails_with(&["no-such-command"], "no-such-command");
+}
