@@ -11,4 +11,5 @@ pub mod bound;
 pub mod cli;
 pub mod dict;
 pub mod format;
+pub mod pipeline;
 pub mod solve;

@@ -30,6 +30,12 @@ fn main() -> ExitCode {
     match bogglemax::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if bogglemax::cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<bogglemax::cli::ExitStatus>().is_some() => {
+            let status = e
+                .downcast_ref::<bogglemax::cli::ExitStatus>()
+                .map_or(1, |s| s.0);
+            ExitCode::from(status)
+        }
         Err(e) => {
             eprintln!("bogglemax: {e:#}");
             ExitCode::from(2)

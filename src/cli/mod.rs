@@ -4,9 +4,11 @@
 mod class;
 mod common;
 mod dict;
+mod pipeline;
 mod score;
 
 pub use common::{DictArgs, Output};
+pub use pipeline::ExitStatus;
 
 use clap::{Parser, Subcommand};
 
@@ -43,6 +45,16 @@ pub enum Command {
     Bound(class::BoundArgs),
     /// Break one class: every board that might reach a score, with its DeMulti and Score.
     BreakClass(class::BreakClassArgs),
+    /// Plan a proof: enumerate the canonical classes into shards of a new run directory.
+    Plan(pipeline::PlanArgs),
+    /// Break the classes of a shard (or --all), resumably, journaling each finished class.
+    Break(pipeline::BreakArgs),
+    /// Score every candidate of a run with the solver: RUN/candidates.csv.
+    Rescore(pipeline::RunArgs),
+    /// Rescore, then write RUN/results.csv and the summary; says whether the proof is complete.
+    Merge(pipeline::RunArgs),
+    /// Show a run's progress: shards done, CPU time, ETA, slowest classes.
+    Status(pipeline::StatusArgs),
 }
 
 /// Runs one parsed command line, writing results to standard output.
@@ -54,6 +66,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Class(args) => class::run_class(&args, &mut out),
         Command::Bound(args) => class::run_bound(&args, &mut out),
         Command::BreakClass(args) => class::run_break_class(&args, &mut out),
+        Command::Plan(args) => pipeline::run_plan(&args, &mut out),
+        Command::Break(args) => pipeline::run_break(&args, &mut out),
+        Command::Rescore(args) => pipeline::run_rescore(&args, &mut out),
+        Command::Merge(args) => pipeline::run_merge(&args, &mut out),
+        Command::Status(args) => pipeline::run_status(&args, &mut out),
     }
 }
 

@@ -1,0 +1,253 @@
+//! `bogglemax plan`, `break`, `rescore`, `merge` and `status`: the proof pipeline's stages.
+
+use super::common::{DictArgs, Output, parse_size};
+use crate::board::Size;
+use crate::pipeline::{self, BreakOptions, PlanSettings, RunDir};
+use anyhow::{Context, bail};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A command finished its work but must exit with this status (e.g. `merge` of an
+/// incomplete run exits 1); everything worth saying has been printed.
+#[derive(Debug, thiserror::Error)]
+#[error("exit status {0}")]
+pub struct ExitStatus(pub u8);
+
+/// Flags of `bogglemax plan`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Writes RUN/manifest.bmx (the settings), RUN/dict.bmx (the compiled \
+word list) and RUN/shards/NNNNN.shard (the canonical class ids of each shard, dealt so that \
+shards take similar time). Then break every shard (`bogglemax break RUN --shard K`, in any \
+order, on any machines that share RUN), and `bogglemax merge RUN`."
+)]
+pub struct PlanArgs {
+    /// Board size, CxR (at most 25 cells).
+    #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
+    pub size: Size,
+    #[command(flatten)]
+    pub dict: DictArgs,
+    /// The bucket partition, e.g. 'aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz'.
+    #[arg(long, value_name = "P")]
+    pub partition: String,
+    /// The score S: the proof finds every board scoring S or more.
+    #[arg(long, value_name = "S")]
+    pub score: u32,
+    /// Number of shard files (the unit of work of one process).
+    #[arg(long, value_name = "N")]
+    pub shards: u32,
+    /// Branch while the bound is above B, then OrderlyBound. Default: 1.5 × S.
+    #[arg(long, value_name = "B")]
+    pub switchover: Option<u32>,
+    /// The run directory to create (refused if it exists).
+    #[arg(long, value_name = "RUN")]
+    pub out: PathBuf,
+    /// If RUN exists and was planned with exactly these settings, keep it (to resume);
+    /// if its settings differ, refuse.
+    #[arg(long)]
+    pub reuse: bool,
+}
+
+/// Runs `bogglemax plan`.
+pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
+    let dict = args.dict.load()?;
+    let settings = PlanSettings {
+        size: args.size,
+        partition: args.partition.clone(),
+        threshold: args.score,
+        switchover: args.switchover,
+        scoring: args.dict.scoring,
+        shards: args.shards,
+    };
+    if args.reuse && RunDir::manifest_path(&args.out).exists() {
+        let run = RunDir::open(&args.out)?;
+        let m = run.manifest();
+        let want = pipeline::planned_manifest(&dict, &settings, m.classes);
+        if *m != want {
+            bail!(
+                "{}: planned with other settings; remove it or choose another --out.\n--- the run ---\n{}--- asked for ---\n{}",
+                args.out.display(),
+                m.describe(),
+                want.describe()
+            );
+        }
+        writeln!(out, "reusing {} (same settings)", args.out.display())?;
+        return Ok(());
+    }
+    let run = pipeline::plan(&args.out, &dict, &settings)?;
+    let m = run.manifest();
+    writeln!(
+        out,
+        "planned {}: {} canonical classes of {} in {} shards",
+        args.out.display(),
+        m.classes,
+        m.size,
+        m.shards
+    )?;
+    Ok(())
+}
+
+/// Flags of `bogglemax break`.
+#[derive(Args, Debug)]
+#[command(after_help = "Resumable: every finished class is appended to \
+RUN/shards/NNNNN.journal as a checksummed, synced record, and a rerun skips it. A class that \
+runs longer than --checkpoint-secs also records each finished branch of its top split. Kill \
+it at any moment and run the same command again. Two workers on one shard: the second is \
+refused (file lock).")]
+pub struct BreakArgs {
+    /// The run directory (from `bogglemax plan`).
+    pub run: PathBuf,
+    /// The shard to break (0-based).
+    #[arg(
+        long,
+        value_name = "K",
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
+    pub shard: Option<u32>,
+    /// Break every shard, one after another.
+    #[arg(long)]
+    pub all: bool,
+    /// Classes broken at once (threads). Default: all cores.
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    pub threads: usize,
+    /// Classes running longer than this also checkpoint each top-split branch.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub checkpoint_secs: u64,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Runs `bogglemax break`.
+pub fn run_break(args: &BreakArgs, out: &mut Output) -> anyhow::Result<()> {
+    let run = RunDir::open(&args.run)?;
+    let options = BreakOptions {
+        threads: args.threads,
+        checkpoint_after: Duration::from_secs(args.checkpoint_secs),
+        quiet: args.quiet,
+    };
+    let shards: Vec<u32> = match args.shard {
+        Some(k) => vec![k],
+        None => (0..run.manifest().shards).collect(),
+    };
+    for k in shards {
+        let r = pipeline::break_shard(&run, k, &options)
+            .with_context(|| format!("breaking shard {k}"))?;
+        writeln!(
+            out,
+            "shard {k}: complete, {} classes ({} done before, {} now){}",
+            r.classes,
+            r.already_done,
+            r.broken_now,
+            if r.dropped_torn_record {
+                "; dropped a torn last record"
+            } else {
+                ""
+            }
+        )?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// Flags of `bogglemax rescore`, `merge` and `status`.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The run directory.
+    pub run: PathBuf,
+}
+
+/// Runs `bogglemax rescore`.
+pub fn run_rescore(args: &RunArgs, out: &mut Output) -> anyhow::Result<()> {
+    let run = RunDir::open(&args.run)?;
+    let n = pipeline::rescore(&run)?;
+    writeln!(
+        out,
+        "rescored {n} candidates into {}",
+        run.root().join("candidates.csv").display()
+    )?;
+    Ok(())
+}
+
+/// Runs `bogglemax merge`.
+pub fn run_merge(args: &RunArgs, out: &mut Output) -> anyhow::Result<()> {
+    let run = RunDir::open(&args.run)?;
+    let report = pipeline::merge(&run)?;
+    write!(out, "{}", report.summary)?;
+    out.flush()?;
+    if !report.complete {
+        return Err(ExitStatus(1).into());
+    }
+    Ok(())
+}
+
+/// Flags of `bogglemax status`.
+#[derive(Args, Debug)]
+pub struct StatusArgs {
+    /// The run directory.
+    pub run: PathBuf,
+    /// Print only the number of shards.
+    #[arg(long, conflicts_with = "pending")]
+    pub count: bool,
+    /// Print only the shards that are not complete, one index per line.
+    #[arg(long)]
+    pub pending: bool,
+}
+
+/// Runs `bogglemax status`.
+pub fn run_status(args: &StatusArgs, out: &mut Output) -> anyhow::Result<()> {
+    let run = RunDir::open(&args.run)?;
+    if args.count {
+        writeln!(out, "{}", run.manifest().shards)?;
+        return Ok(());
+    }
+    let shards = pipeline::status(&run)?;
+    if args.pending {
+        for s in shards.iter().filter(|s| !s.complete()) {
+            writeln!(out, "{}", s.index)?;
+        }
+        return Ok(());
+    }
+    let m = run.manifest();
+    write!(out, "{}", m.describe())?;
+    let total: usize = shards.iter().map(|s| s.total).sum();
+    let done: usize = shards.iter().map(|s| s.done).sum();
+    let seconds = shards.iter().fold(0.0, |acc, s| acc + s.seconds);
+    for s in &shards {
+        writeln!(
+            out,
+            "shard {:5}: {}/{} classes, {:.1} s{}",
+            s.index,
+            s.done,
+            s.total,
+            s.seconds,
+            if s.complete() {
+                " complete"
+            } else if s.running {
+                " running"
+            } else {
+                ""
+            }
+        )?;
+    }
+    let complete = shards.iter().filter(|s| s.complete()).count();
+    writeln!(out, "shards complete: {complete} of {}", shards.len())?;
+    writeln!(out, "classes done: {done} of {total}")?;
+    writeln!(out, "cpu seconds: {seconds:.1}")?;
+    if done > 0 && done < total {
+        let eta = seconds / done as f64 * (total - done) as f64;
+        writeln!(
+            out,
+            "eta: {eta:.0} cpu seconds at the mean rate so far (divide by workers)"
+        )?;
+    }
+    let mut slowest: Vec<(f64, u64)> = shards.iter().flat_map(|s| s.slowest.clone()).collect();
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (secs, id) in slowest.iter().take(5) {
+        writeln!(out, "slow class: {id} {secs:.2} s")?;
+    }
+    Ok(())
+}

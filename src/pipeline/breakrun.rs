@@ -1,0 +1,143 @@
+//! `break`: break every class of a shard that its journal does not hold yet, appending one
+//! synced record per finished class, so that a killed worker loses at most the classes it
+//! was in the middle of (and of a long class, only its unfinished top-split branches).
+
+use super::error::PipelineError;
+use super::journal::{ClassRecord, ShardJournal};
+use super::manifest::RunDir;
+use super::progress::Progress;
+use crate::bound::{BreakOutcome, ClassBreaker, TopSplitHooks};
+use rayon::prelude::*;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How to break a shard.
+#[derive(Clone, Debug)]
+pub struct BreakOptions {
+    /// Classes broken at once (rayon threads); 0 = all cores.
+    pub threads: usize,
+    /// A class running longer than this also records each finished top-split branch.
+    pub checkpoint_after: Duration,
+    /// Show no progress.
+    pub quiet: bool,
+}
+
+/// What one `break` of a shard did.
+#[derive(Clone, Debug, Default)]
+pub struct BreakReport {
+    /// Classes of the shard.
+    pub classes: usize,
+    /// Classes already finished before this run.
+    pub already_done: usize,
+    /// Classes finished by this run.
+    pub broken_now: usize,
+    /// Whether a torn last record was dropped.
+    pub dropped_torn_record: bool,
+}
+
+/// Breaks shard `k` of `run`.
+pub fn break_shard(
+    run: &RunDir,
+    k: u32,
+    options: &BreakOptions,
+) -> Result<BreakReport, PipelineError> {
+    let manifest = run.manifest();
+    let shard = run.shard(k)?;
+    let dict = run.dictionary()?;
+    let size = manifest.size();
+    let (journal, contents) = ShardJournal::open(&run.journal_path(k), manifest.run_id(), size)?;
+    if let Some(&stray) = contents
+        .classes
+        .keys()
+        .find(|id| shard.ids.binary_search(id).is_err())
+    {
+        return Err(PipelineError::Mismatch {
+            path: run.journal_path(k),
+            why: format!("records class {stray}, which is not in this shard"),
+        });
+    }
+    let pending: Vec<u64> = shard
+        .ids
+        .iter()
+        .copied()
+        .filter(|id| !contents.classes.contains_key(id))
+        .collect();
+    let report = BreakReport {
+        classes: shard.ids.len(),
+        already_done: shard.ids.len() - pending.len(),
+        broken_now: pending.len(),
+        dropped_torn_record: contents.torn,
+    };
+    if pending.is_empty() {
+        return Ok(report);
+    }
+    let space = manifest.space();
+    let settings = manifest.settings();
+    let breaker = ClassBreaker::new(dict.trie(), size, manifest.scoring());
+    let journal = Mutex::new(journal);
+    let progress = Progress::new(&format!("shard {k}"), pending.len() as u64, options.quiet);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| PipelineError::Usage(format!("--threads: {e}")))?;
+    let append = |rec: &ClassRecord| -> Result<(), PipelineError> {
+        journal
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .append(rec)
+    };
+    pool.install(|| {
+        pending
+            .par_iter()
+            .try_for_each(|&id| -> Result<(), PipelineError> {
+                let class = space.class(id).map_err(|e| PipelineError::Corrupt {
+                    path: run.shard_path(k),
+                    why: format!("class id {id}: {e}"),
+                })?;
+                let earlier = contents.parts.get(&id).map(Vec::as_slice).unwrap_or(&[]);
+                let start = Instant::now();
+                let mut failure = None;
+                let skip = |l: u8| earlier.iter().any(|p| p.part == Some(l));
+                let mut done = |l: u8, part: &BreakOutcome| {
+                    if start.elapsed() >= options.checkpoint_after
+                        && failure.is_none()
+                        && let Err(e) = append(&record(id, Some(l), part))
+                    {
+                        failure = Some(e);
+                    }
+                };
+                let hooks = TopSplitHooks {
+                    skip: &skip,
+                    done: &mut done,
+                };
+                let mut outcome = breaker.break_class_with(&class, &settings, Some(hooks));
+                if let Some(e) = failure {
+                    return Err(e);
+                }
+                for p in earlier {
+                    outcome.candidates.extend_from_slice(&p.candidates);
+                    outcome.nodes += p.nodes;
+                    outcome.seconds += p.seconds;
+                    outcome.peak_bytes = outcome.peak_bytes.max(p.peak_bytes);
+                }
+                outcome.candidates.sort();
+                append(&record(id, None, &outcome))?;
+                progress.inc();
+                Ok(())
+            })
+    })?;
+    progress.finish();
+    Ok(report)
+}
+
+fn record(class_id: u64, part: Option<u8>, o: &BreakOutcome) -> ClassRecord {
+    ClassRecord {
+        class_id,
+        part,
+        root_bound: o.root_bound,
+        nodes: o.nodes,
+        peak_bytes: o.peak_bytes,
+        seconds: o.seconds,
+        candidates: o.candidates.clone(),
+    }
+}

@@ -1,0 +1,60 @@
+//! Errors of the pipeline stages; every one names the file or run it is about.
+
+use crate::format::FormatError;
+use std::path::PathBuf;
+
+/// Why a pipeline stage refused to go on.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A framed file failed its header, length or checksum test, or rkyv's validation.
+    #[error("{path}: {source}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: FormatError,
+    },
+    /// A file is damaged in a way the framing cannot describe (e.g. a journal record).
+    #[error("{path}: corrupt: {why}")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// A file belongs to another run or contradicts the manifest.
+    #[error("{path}: {why}")]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// What differs.
+        why: String,
+    },
+    /// `plan` was asked to create a run that already exists.
+    #[error("{0}: already exists; choose another --out or remove it (nothing was written)")]
+    Exists(PathBuf),
+    /// Another process is breaking this shard.
+    #[error("{0}: shard is locked by another process that is breaking it; nothing was touched")]
+    Locked(PathBuf),
+    /// A bad argument (shard number out of range, bad settings).
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl PipelineError {
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> PipelineError {
+        PipelineError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}

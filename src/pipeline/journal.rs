@@ -1,0 +1,311 @@
+//! Shard journals: append-only files of checksummed records, one per finished class (and
+//! one per finished top-split branch of a long class), synced as they are written.
+//!
+//! # Format
+//! ```text
+//! header  16 bytes: b"BMXJRNL1" | run id u64 LE
+//! record  len u32 LE | CRC-32 of payload u32 LE | payload (len bytes)
+//! payload kind u8 (1 = class finished, 2 = one top-split branch finished) | class id u64 |
+//!         letter u8 (branch letter, 255 for kind 1) | root bound u32 | nodes u64 |
+//!         peak bytes u64 | seconds f64 | cells u8 | candidates u32 |
+//!         candidates × (cells letter bytes | demulti u32)
+//! ```
+//! A crash can only tear the last record: a record that runs past the end of the file, or
+//! fails its checksum as the very last bytes, is dropped (and cut off when the journal is
+//! opened for writing). A bad record followed by more data is corruption and is refused.
+
+use super::error::PipelineError;
+use crate::board::{Board, Size};
+use crate::bound::Candidate;
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"BMXJRNL1";
+const HEADER_LEN: u64 = 16;
+const KIND_CLASS: u8 = 1;
+const KIND_PART: u8 = 2;
+
+/// What one record says: a finished class, or one finished branch of its top split.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassRecord {
+    /// The class id.
+    pub class_id: u64,
+    /// `Some(letter)` for a top-split branch, `None` for the whole class.
+    pub part: Option<u8>,
+    /// Root bound of the class's orderly tree.
+    pub root_bound: u32,
+    /// Tree nodes created.
+    pub nodes: u64,
+    /// Peak tree bytes.
+    pub peak_bytes: u64,
+    /// Seconds spent (CPU of the thread that broke it, as wall time of that thread).
+    pub seconds: f64,
+    /// Boards with DeMulti ≥ S.
+    pub candidates: Vec<Candidate>,
+}
+
+impl ClassRecord {
+    fn encode(&self, cells: usize) -> Vec<u8> {
+        let mut out = Vec::with_capacity(48 + self.candidates.len() * (cells + 4));
+        out.push(if self.part.is_some() {
+            KIND_PART
+        } else {
+            KIND_CLASS
+        });
+        out.extend_from_slice(&self.class_id.to_le_bytes());
+        out.push(self.part.unwrap_or(255));
+        out.extend_from_slice(&self.root_bound.to_le_bytes());
+        out.extend_from_slice(&self.nodes.to_le_bytes());
+        out.extend_from_slice(&self.peak_bytes.to_le_bytes());
+        out.extend_from_slice(&self.seconds.to_le_bytes());
+        out.push(cells as u8);
+        out.extend_from_slice(&(self.candidates.len() as u32).to_le_bytes());
+        for c in &self.candidates {
+            out.extend_from_slice(c.board.letters());
+            out.extend_from_slice(&c.demulti.to_le_bytes());
+        }
+        out
+    }
+
+    fn decode(bytes: &[u8], size: Size) -> Result<ClassRecord, String> {
+        let mut r = Reader { bytes, at: 0 };
+        let kind = r.u8()?;
+        let class_id = r.u64()?;
+        let letter = r.u8()?;
+        let part = match kind {
+            KIND_CLASS if letter == 255 => None,
+            KIND_PART if letter < 26 => Some(letter),
+            _ => return Err(format!("bad record kind {kind} / letter {letter}")),
+        };
+        let root_bound = r.u32()?;
+        let nodes = r.u64()?;
+        let peak_bytes = r.u64()?;
+        let seconds = f64::from_bits(r.u64()?);
+        let cells = r.u8()? as usize;
+        if cells != size.cells() {
+            return Err(format!("record for {cells} cells in a {size} run"));
+        }
+        let count = r.u32()? as usize;
+        if bytes.len() - r.at != count * (cells + 4) {
+            return Err("candidate list length".into());
+        }
+        let mut candidates = Vec::with_capacity(count);
+        for _ in 0..count {
+            let letters = r.take(cells)?;
+            if letters.iter().any(|&l| l >= 26) {
+                return Err("candidate letter out of range".into());
+            }
+            let board = Board::from_letters(size, letters);
+            let demulti = r.u32()?;
+            candidates.push(Candidate { board, demulti });
+        }
+        Ok(ClassRecord {
+            class_id,
+            part,
+            root_bound,
+            nodes,
+            peak_bytes,
+            seconds,
+            candidates,
+        })
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let end = end.ok_or_else(|| "record too short".to_string())?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
+    }
+}
+
+/// Everything a journal holds.
+#[derive(Debug, Default)]
+pub struct JournalContents {
+    /// Finished classes by id.
+    pub classes: BTreeMap<u64, ClassRecord>,
+    /// Finished top-split branches of classes not yet finished, by class id.
+    pub parts: HashMap<u64, Vec<ClassRecord>>,
+    /// Bytes of valid records (with the header); a torn tail lies beyond.
+    pub valid_len: u64,
+    /// Whether a torn last record was found (and ignored).
+    pub torn: bool,
+}
+
+/// Reads a journal without locking it (safe while a worker appends: a half-written last
+/// record reads as torn). A missing journal reads as empty.
+pub fn read_journal(
+    path: &Path,
+    run_id: u64,
+    size: Size,
+) -> Result<JournalContents, PipelineError> {
+    let mut bytes = Vec::new();
+    match File::open(path) {
+        Ok(mut f) => {
+            f.read_to_end(&mut bytes)
+                .map_err(|e| PipelineError::io(path, e))?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(JournalContents::default()),
+        Err(e) => return Err(PipelineError::io(path, e)),
+    }
+    parse(path, &bytes, run_id, size)
+}
+
+fn parse(
+    path: &Path,
+    bytes: &[u8],
+    run_id: u64,
+    size: Size,
+) -> Result<JournalContents, PipelineError> {
+    let corrupt = |why: String| PipelineError::Corrupt {
+        path: path.to_path_buf(),
+        why,
+    };
+    let mut out = JournalContents::default();
+    if bytes.is_empty() {
+        return Ok(out);
+    }
+    if bytes.len() < HEADER_LEN as usize {
+        // A header is written and synced before any record: a short one is a torn creation.
+        out.torn = true;
+        return Ok(out);
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(corrupt("not a bogglemax journal (bad magic)".into()));
+    }
+    let id = u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes"));
+    if id != run_id {
+        return Err(PipelineError::Mismatch {
+            path: path.to_path_buf(),
+            why: "this journal belongs to another run".into(),
+        });
+    }
+    let mut at = HEADER_LEN as usize;
+    out.valid_len = HEADER_LEN;
+    while at < bytes.len() {
+        if bytes.len() - at < 8 {
+            out.torn = true;
+            break;
+        }
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+        let crc = u32::from_le_bytes(bytes[at + 4..at + 8].try_into().expect("4 bytes"));
+        let end = at + 8 + len;
+        if end > bytes.len() {
+            out.torn = true;
+            break;
+        }
+        let payload = &bytes[at + 8..end];
+        if crc32fast::hash(payload) != crc {
+            if end == bytes.len() {
+                out.torn = true;
+                break;
+            }
+            return Err(corrupt(format!("record at byte {at} fails its checksum")));
+        }
+        let rec = ClassRecord::decode(payload, size)
+            .map_err(|why| corrupt(format!("record at byte {at}: {why}")))?;
+        match rec.part {
+            None => {
+                let class_id = rec.class_id;
+                if out.classes.insert(class_id, rec).is_some() {
+                    return Err(corrupt(format!("class {class_id} is recorded twice")));
+                }
+                out.parts.remove(&class_id);
+            }
+            Some(_) => out.parts.entry(rec.class_id).or_default().push(rec),
+        }
+        at = end;
+        out.valid_len = end as u64;
+    }
+    Ok(out)
+}
+
+/// A shard's journal, opened for appending under an exclusive lock.
+pub struct ShardJournal {
+    path: PathBuf,
+    file: File,
+    cells: usize,
+}
+
+impl ShardJournal {
+    /// Opens (or creates) the journal, locks it, and cuts off a torn last record.
+    /// Returns the journal and what it already holds.
+    pub fn open(
+        path: &Path,
+        run_id: u64,
+        size: Size,
+    ) -> Result<(ShardJournal, JournalContents), PipelineError> {
+        let io = |e| PipelineError::io(path, e);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(PipelineError::Locked(path.to_path_buf()));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io)?;
+        let contents = parse(path, &bytes, run_id, size)?;
+        if bytes.len() < HEADER_LEN as usize {
+            file.set_len(0).map_err(io)?;
+            file.seek(SeekFrom::Start(0)).map_err(io)?;
+            let mut header = MAGIC.to_vec();
+            header.extend_from_slice(&run_id.to_le_bytes());
+            file.write_all(&header).map_err(io)?;
+            file.sync_all().map_err(io)?;
+        } else if contents.torn {
+            file.set_len(contents.valid_len).map_err(io)?;
+            file.sync_all().map_err(io)?;
+        }
+        file.seek(SeekFrom::End(0)).map_err(io)?;
+        Ok((
+            ShardJournal {
+                path: path.to_path_buf(),
+                file,
+                cells: size.cells(),
+            },
+            contents,
+        ))
+    }
+
+    /// Appends one record and syncs it to disk.
+    pub fn append(&mut self, rec: &ClassRecord) -> Result<(), PipelineError> {
+        let payload = rec.encode(self.cells);
+        let mut buf = Vec::with_capacity(payload.len() + 8);
+        buf.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        buf.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        buf.extend_from_slice(&payload);
+        let io = |e| PipelineError::io(&self.path, e);
+        self.file.write_all(&buf).map_err(io)?;
+        self.file.sync_data().map_err(io)
+    }
+}

@@ -1,0 +1,120 @@
+//! `plan`: enumerate the canonical classes of a size and partition and spread them over
+//! shards of similar cost, then write the run directory.
+
+use super::error::PipelineError;
+use super::manifest::{Manifest, RunDir};
+use crate::board::Size;
+use crate::bound::{ClassSpace, Partition};
+use crate::dict::Dictionary;
+use crate::solve::Scoring;
+use std::path::Path;
+
+/// What `plan` needs.
+pub struct PlanSettings {
+    /// Board size.
+    pub size: Size,
+    /// Partition text (`SETS[, corner:SETS]`).
+    pub partition: String,
+    /// The score S sought.
+    pub threshold: u32,
+    /// Switchover bound (default 1.5 S).
+    pub switchover: Option<u32>,
+    /// Scoring.
+    pub scoring: Scoring,
+    /// Number of shards.
+    pub shards: u32,
+}
+
+/// Plans a run into `out`, which must not exist yet.
+///
+/// Hard classes cluster (those with vowel-rich sets next to consonant-rich ones), so ids are
+/// not cut into consecutive ranges: they are ranked by an estimate of their cost (the number
+/// of boards in the class) and dealt out in a snake order, so every shard gets a similar mix.
+pub fn plan(
+    out: &Path,
+    dict: &Dictionary,
+    settings: &PlanSettings,
+) -> Result<RunDir, PipelineError> {
+    if out.exists() {
+        return Err(PipelineError::Exists(out.to_path_buf()));
+    }
+    if settings.size.cells() > crate::bound::MAX_TREE_CELLS {
+        return Err(PipelineError::Usage(format!(
+            "size {}: class breaking handles at most {} cells",
+            settings.size,
+            crate::bound::MAX_TREE_CELLS
+        )));
+    }
+    let partition = Partition::parse(&settings.partition)
+        .map_err(|e| PipelineError::Usage(format!("--partition: {e}")))?;
+    if settings.shards == 0 {
+        return Err(PipelineError::Usage("--shards must be at least 1".into()));
+    }
+    let space = ClassSpace::new(settings.size, partition);
+    let ids = space.canonical_ids();
+    let shards = deal(&space, &ids, settings.shards as usize);
+    let manifest = planned_manifest(dict, settings, ids.len() as u64);
+    // Build in a temporary sibling folder and rename it into place, so an interrupted plan
+    // leaves no half-made run under the requested name.
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(|e| PipelineError::io(parent, e))?;
+    let name = out
+        .file_name()
+        .ok_or_else(|| PipelineError::Usage(format!("{}: not a folder name", out.display())))?;
+    let tmp = parent.join(format!(
+        ".{}.planning-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&tmp);
+    RunDir::create(&tmp, manifest, &dict.to_compiled(), &shards)?;
+    std::fs::rename(&tmp, out).map_err(|e| PipelineError::io(out, e))?;
+    RunDir::open(out)
+}
+
+/// The manifest `plan` writes for these settings and word list.
+pub fn planned_manifest(dict: &Dictionary, settings: &PlanSettings, classes: u64) -> Manifest {
+    Manifest {
+        tool_version: env!("CARGO_PKG_VERSION").to_string(),
+        size: settings.size.to_string(),
+        partition: settings.partition.clone(),
+        threshold: settings.threshold,
+        switchover: settings
+            .switchover
+            .unwrap_or(settings.threshold.saturating_add(settings.threshold / 2)),
+        scoring: settings.scoring.to_string(),
+        wordlist: dict.info().source.clone(),
+        wordlist_sha256: dict.info().sha256.clone(),
+        classes,
+        shards: settings.shards,
+    }
+}
+
+/// Deals `ids` into `n` shards: ranked by estimated cost, snake order, each shard sorted.
+fn deal(space: &ClassSpace, ids: &[u64], n: usize) -> Vec<Vec<u64>> {
+    let mut ranked: Vec<(u128, u64)> = ids
+        .iter()
+        .map(|&id| {
+            let cost = space.class(id).map(|c| c.board_count()).unwrap_or(0);
+            (cost, id)
+        })
+        .collect();
+    ranked.sort_unstable_by(|a, b| b.cmp(a));
+    let mut shards = vec![Vec::new(); n];
+    for (i, &(_, id)) in ranked.iter().enumerate() {
+        let round = i / n;
+        let k = if round.is_multiple_of(2) {
+            i % n
+        } else {
+            n - 1 - i % n
+        };
+        shards[k].push(id);
+    }
+    for s in &mut shards {
+        s.sort_unstable();
+    }
+    shards
+}

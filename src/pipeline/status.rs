@@ -1,0 +1,72 @@
+//! `status`: how far a run has got, read from its files without disturbing the workers.
+
+use super::error::PipelineError;
+use super::journal::read_journal;
+use super::manifest::RunDir;
+use std::fs::File;
+
+/// The state of one shard.
+#[derive(Clone, Debug)]
+pub struct ShardStatus {
+    /// Shard index.
+    pub index: u32,
+    /// Classes in the shard.
+    pub total: usize,
+    /// Classes finished.
+    pub done: usize,
+    /// Seconds spent on the finished classes.
+    pub seconds: f64,
+    /// Whether a worker holds the shard's lock right now.
+    pub running: bool,
+    /// The slowest finished classes: (seconds, class id).
+    pub slowest: Vec<(f64, u64)>,
+}
+
+impl ShardStatus {
+    /// Whether every class of the shard is finished.
+    pub fn complete(&self) -> bool {
+        self.done == self.total
+    }
+}
+
+/// Reads the state of every shard.
+pub fn status(run: &RunDir) -> Result<Vec<ShardStatus>, PipelineError> {
+    let m = run.manifest();
+    let mut out = Vec::with_capacity(m.shards as usize);
+    for k in 0..m.shards {
+        let shard = run.shard(k)?;
+        let path = run.journal_path(k);
+        let j = read_journal(&path, m.run_id(), m.size())?;
+        let running = match File::open(&path) {
+            // A worker holds an exclusive lock; a shared one is refused while it does.
+            Ok(f) => match f.try_lock_shared() {
+                Ok(()) => {
+                    let _ = f.unlock();
+                    false
+                }
+                Err(_) => true,
+            },
+            Err(_) => false,
+        };
+        let mut slowest: Vec<(f64, u64)> = j
+            .classes
+            .values()
+            .map(|r| (r.seconds, r.class_id))
+            .collect();
+        slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+        slowest.truncate(5);
+        out.push(ShardStatus {
+            index: k,
+            total: shard.ids.len(),
+            done: shard
+                .ids
+                .iter()
+                .filter(|id| j.classes.contains_key(id))
+                .count(),
+            seconds: j.classes.values().fold(0.0, |acc, r| acc + r.seconds),
+            running,
+            slowest,
+        });
+    }
+    Ok(out)
+}
