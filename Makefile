@@ -15,3 +15,9 @@ lint:
 
 bench: build
 	$(CARGO) bench --bench solver
+
+# Proofs: WORDLIST=, SCORE=, SHARDS=, JOBS= (and PARTITION=, RUN=) override the defaults of
+# scripts/proof.sh. Rerunning resumes an interrupted run.
+.PHONY: proof-3x3 proof-3x4 proof-4x4
+proof-3x3 proof-3x4 proof-4x4: build
+	WORDLIST="$(WORDLIST)" SCORE="$(SCORE)" SHARDS="$(SHARDS)" JOBS="$(JOBS)" scripts/proof.sh $(@:proof-%=%)

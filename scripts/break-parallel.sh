@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Breaks every unfinished shard of a run with GNU parallel, JOBS at once (default: all
+# cores), keeping a job log in RUN/parallel.joblog. Rerun it after a crash: finished shards
+# are skipped (--resume-failed reruns only what failed or never ran) and each shard resumes
+# from its journal. Add `--sshloginfile FILE` style options through PARALLEL_OPTS to spread
+# shards over machines that share RUN.
+#
+#   scripts/break-parallel.sh RUN [JOBS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+fi
+command -v parallel > /dev/null || { echo "break-parallel.sh: GNU parallel is not installed (apt-get install parallel)" >&2; exit 2; }
+RUN=$1
+JOBS=${2:-$(nproc)}
+BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
+count=$("$BOGGLEMAX" status "$RUN" --count)
+# shellcheck disable=SC2086
+seq 0 $((count - 1)) |
+    parallel --will-cite -j "$JOBS" --joblog "$RUN/parallel.joblog" --resume-failed ${PARALLEL_OPTS:-} \
+        "$BOGGLEMAX" break "$RUN" --shard {} --threads 1 --quiet

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Breaks every unfinished shard of a run with `xargs -P`: one `bogglemax break` process
+# per shard, JOBS at once (default: all cores). Safe to rerun after a crash or kill: each
+# shard resumes from its journal, finished shards are skipped.
+#
+#   scripts/break-xargs.sh RUN [JOBS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
+    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+fi
+RUN=$1
+JOBS=${2:-$(nproc)}
+BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
+pending=$("$BOGGLEMAX" status "$RUN" --pending)
+count=$(printf '%s' "$pending" | grep -c . || true)
+echo "break-xargs: $count shard(s) to break with $JOBS worker(s)" >&2
+[[ $count -eq 0 ]] && exit 0
+# One thread per process: the parallelism is across shards.
+printf '%s\n' "$pending" |
+    xargs -P "$JOBS" -I{} "$BOGGLEMAX" break "$RUN" --shard {} --threads 1 --quiet
