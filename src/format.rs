@@ -5,7 +5,7 @@
 //! ```text
 //! offset 0   header, 32 bytes: b"BOGGLEMX" | kind (4 ASCII bytes) | version u32 LE | 16 zero bytes
 //! offset 32  the rkyv archive, `len` bytes (little-endian, 32-bit relative pointers)
-//! end - 16   footer, 16 bytes: len u64 LE | CRC-32 of the archive u32 LE | b"XMGB"
+//! end - 16   footer, 16 bytes: len u64 LE | CRC-32 of header, archive and len u32 LE | b"XMGB"
 //! ```
 //! The header is a multiple of 16 bytes, so an archive read from a page-aligned memory map
 //! starts 16-aligned, and the archive ends exactly where the footer begins, as rkyv requires.

@@ -1,0 +1,397 @@
+//! End-to-end tests of the proof pipeline: a complete small proof checked against brute
+//! force, kill-and-resume runs, locks, corrupted files and mismatched runs.
+
+use bogglemax::board::{Board, Geometry, Size, Symmetries};
+use bogglemax::dict::Dictionary;
+use bogglemax::solve::{Scoring, Solver};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_bogglemax"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("bogglemax runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "bogglemax {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// Asserts failure with status 2 and one stderr line containing `needle`.
+fn fails(args: &[&str], needle: &str) {
+    let out = run(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?} should exit 2; stderr: {err}"
+    );
+    assert_eq!(err.lines().count(), 1, "one line for {args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err} lacks {needle}");
+}
+
+/// The ENABLE2K words spelled only with `letters`, written to `dir/words.txt`.
+fn small_wordlist(dir: &Path, letters: &str) -> PathBuf {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("wordlists/enable2k.txt"),
+    )
+    .expect("enable2k");
+    let words: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|w| !w.is_empty() && w.chars().all(|c| letters.contains(c)))
+        .collect();
+    let path = dir.join("words.txt");
+    std::fs::write(&path, words.join("\n")).expect("write word list");
+    path
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+const PARTITION_2: &str = "aeiou bcdfghjklmnpqrstvwxyz";
+
+#[test]
+fn small_proof_equals_brute_force() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = "aerstdn";
+    let list = small_wordlist(dir.path(), live);
+    let size: Size = "2x3".parse().expect("size");
+    let dict = Dictionary::load(Some(&list)).expect("word list");
+    let geometry = Geometry::new(size);
+    let symmetries = Symmetries::new(size);
+    let mut solver = Solver::new(dict.trie(), &geometry, Scoring::Standard);
+
+    // Letters in no word are interchangeable: brute force over the live letters plus one
+    // stand-in dead letter, then expand the stand-in into every dead letter.
+    let stand_in = b'x' - b'a';
+    let mut alphabet: Vec<u8> = live.bytes().map(|c| c - b'a').collect();
+    alphabet.push(stand_in);
+    let dead: Vec<u8> = (0..26u8)
+        .filter(|&l| !live.as_bytes().contains(&(l + b'a')))
+        .collect();
+    let cells = size.cells();
+    let mut scored: Vec<(u64, Vec<u8>)> = Vec::new();
+    let mut letters = vec![0u8; cells];
+    for n in 0..alphabet.len().pow(cells as u32) {
+        let mut k = n;
+        for l in letters.iter_mut() {
+            *l = alphabet[k % alphabet.len()];
+            k /= alphabet.len();
+        }
+        let score = solver.score(&Board::from_letters(size, &letters));
+        scored.push((score, letters.clone()));
+    }
+    // S: the score of the 15th best stand-in board, so the proof has a handful of results.
+    let mut scores: Vec<u64> = scored.iter().map(|x| x.0).collect();
+    scores.sort_unstable_by(|a, b| b.cmp(a));
+    let threshold = scores[14].max(1);
+    let mut expected: BTreeMap<String, u64> = BTreeMap::new();
+    for (score, letters) in scored.iter().filter(|x| x.0 >= threshold) {
+        let mut boards = vec![letters.clone()];
+        for cell in 0..cells {
+            if letters[cell] == stand_in {
+                boards = boards
+                    .iter()
+                    .flat_map(|b| {
+                        dead.iter().map(move |&d| {
+                            let mut b = b.clone();
+                            b[cell] = d;
+                            b
+                        })
+                    })
+                    .collect();
+            }
+        }
+        for b in boards {
+            let canon = symmetries.canonical(&Board::from_letters(size, &b));
+            expected.insert(canon.to_string(), *score);
+        }
+    }
+    assert!(!expected.is_empty());
+
+    let runp = dir.path().join("run");
+    ok(&[
+        "plan",
+        "--size",
+        "2x3",
+        "--partition",
+        PARTITION_2,
+        "--score",
+        &threshold.to_string(),
+        "--shards",
+        "3",
+        "--wordlist",
+        s(&list),
+        "--out",
+        s(&runp),
+    ]);
+    ok(&["break", s(&runp), "--all", "--quiet"]);
+    let summary = ok(&["merge", s(&runp)]);
+    assert!(summary.ends_with("proof: complete\n"), "{summary}");
+    let results = std::fs::read_to_string(runp.join("results.csv")).expect("results");
+    let mut lines = results.lines();
+    assert_eq!(lines.next(), Some("board,score,words,class_id"));
+    let got: BTreeMap<String, u64> = lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].to_string(), f[1].parse().expect("score"))
+        })
+        .collect();
+    assert_eq!(got, expected);
+}
+
+/// Plans the kill-test run: 3x3 over a word list of nine letters, a few CPU-seconds of work.
+fn plan_kill_run(dir: &Path, name: &str, list: &Path) -> PathBuf {
+    let runp = dir.join(name);
+    ok(&[
+        "plan",
+        "--size",
+        "3x3",
+        "--partition",
+        PARTITION_2,
+        "--score",
+        "295",
+        "--shards",
+        "2",
+        "--wordlist",
+        s(list),
+        "--out",
+        s(&runp),
+    ]);
+    runp
+}
+
+#[test]
+fn killed_breaks_resume_to_identical_results() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let list = small_wordlist(dir.path(), "aeirstdnl");
+    let reference = plan_kill_run(dir.path(), "reference", &list);
+    ok(&["break", s(&reference), "--all", "--quiet"]);
+    ok(&["merge", s(&reference)]);
+    let want = std::fs::read(reference.join("results.csv")).expect("results");
+    assert!(want.len() > 40, "the reference run has results");
+
+    let killed = plan_kill_run(dir.path(), "killed", &list);
+    // Deterministic "random" moments, from 20 ms to 1.5 s.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut kills = 0;
+    for _ in 0..8 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let ms = 20 + state % 1500;
+        let mut child = bin()
+            .args([
+                "break",
+                s(&killed),
+                "--all",
+                "--quiet",
+                "--checkpoint-secs",
+                "0",
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(Duration::from_millis(ms));
+        if child.try_wait().expect("wait").is_none() {
+            child.kill().expect("SIGKILL");
+            kills += 1;
+        }
+        child.wait().expect("reap");
+    }
+    assert!(kills > 0, "at least one break was killed mid-run");
+    let status =
+        String::from_utf8(run(&["status", s(&killed), "--pending"]).stdout).expect("utf-8");
+    // Finish it, then the result must be byte-identical; merge also refuses a journal
+    // that records any class twice, so success shows none was.
+    ok(&[
+        "break",
+        s(&killed),
+        "--all",
+        "--quiet",
+        "--checkpoint-secs",
+        "0",
+    ]);
+    let summary = ok(&["merge", s(&killed)]);
+    assert!(summary.contains("proof: complete"), "{summary}");
+    assert_eq!(
+        std::fs::read(killed.join("results.csv")).expect("results"),
+        want
+    );
+    eprintln!("{kills} kills; pending before the last run: {status:?}");
+}
+
+#[test]
+fn torn_journal_tail_is_dropped_and_corruption_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let list = small_wordlist(dir.path(), "aerstdn");
+    let runp = dir.path().join("run");
+    ok(&[
+        "plan",
+        "--size",
+        "2x3",
+        "--partition",
+        PARTITION_2,
+        "--score",
+        "20",
+        "--shards",
+        "2",
+        "--wordlist",
+        s(&list),
+        "--out",
+        s(&runp),
+    ]);
+    ok(&["break", s(&runp), "--all", "--quiet"]);
+    ok(&["merge", s(&runp)]);
+    let want = std::fs::read(runp.join("results.csv")).expect("results");
+    let journal = runp.join("shards/00000.journal");
+    let bytes = std::fs::read(&journal).expect("journal");
+
+    // A torn last record (cut mid-record) is dropped; the class is broken again.
+    std::fs::write(&journal, &bytes[..bytes.len() - 3]).expect("write");
+    let out = ok(&["break", s(&runp), "--shard", "0", "--quiet"]);
+    assert!(out.contains("dropped a torn last record"), "{out}");
+    assert!(out.contains("1 now"), "{out}");
+    // The re-broken record differs only in its timing, so it has the torn one's length.
+    assert_eq!(
+        std::fs::metadata(&journal).expect("journal").len(),
+        bytes.len() as u64
+    );
+    ok(&["merge", s(&runp)]);
+    assert_eq!(
+        std::fs::read(runp.join("results.csv")).expect("results"),
+        want
+    );
+
+    // A flipped byte in an early record (not the tail) is corruption, named by file.
+    let mut bad = bytes.clone();
+    bad[30] ^= 0x10;
+    std::fs::write(&journal, &bad).expect("write");
+    fails(&["break", s(&runp), "--shard", "0"], "00000.journal");
+    fails(&["merge", s(&runp)], "00000.journal");
+    assert_eq!(
+        std::fs::read(&journal).expect("journal"),
+        bad,
+        "refused, untouched"
+    );
+    std::fs::write(&journal, &bytes).expect("restore");
+
+    // Shard files and the manifest: truncated or flipped → refused, naming the file.
+    for name in ["shards/00001.shard", "manifest.bmx"] {
+        let path = runp.join(name);
+        let orig = std::fs::read(&path).expect("read");
+        std::fs::write(&path, &orig[..orig.len() - 7]).expect("truncate");
+        fails(
+            &["break", s(&runp), "--shard", "1"],
+            name.rsplit('/').next().expect("name"),
+        );
+        let mut flipped = orig.clone();
+        flipped[orig.len() / 2] ^= 1;
+        std::fs::write(&path, &flipped).expect("flip");
+        fails(
+            &["status", s(&runp)],
+            name.rsplit('/').next().expect("name"),
+        );
+        std::fs::write(&path, &orig).expect("restore");
+    }
+    ok(&["status", s(&runp)]);
+}
+
+#[test]
+fn locks_mismatches_and_incomplete_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let list = small_wordlist(dir.path(), "aerstdn");
+    let runp = dir.path().join("run");
+    let plan = |score: &str, wordlist: &Path, out: &Path, reuse: bool| {
+        let mut cmd = bin();
+        cmd.args([
+            "plan",
+            "--size",
+            "2x3",
+            "--partition",
+            PARTITION_2,
+            "--shards",
+            "2",
+        ])
+        .args(["--score", score, "--wordlist", s(wordlist), "--out", s(out)]);
+        if reuse {
+            cmd.arg("--reuse");
+        }
+        cmd.output().expect("bogglemax runs")
+    };
+    assert!(plan("20", &list, &runp, false).status.success());
+    // Planning over an existing run is refused; --reuse with the same settings is fine,
+    // with other settings refused.
+    let again = plan("20", &list, &runp, false);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    assert!(plan("20", &list, &runp, true).status.success());
+    assert_eq!(plan("21", &list, &runp, true).status.code(), Some(2));
+
+    // Merge of an unbroken run: incomplete, exit 1, naming the shards.
+    let out = run(&["merge", s(&runp)]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("shard 0 unfinished") && text.contains("proof: incomplete"),
+        "{text}"
+    );
+    assert_eq!(ok(&["status", s(&runp), "--pending"]), "0\n1\n");
+    assert_eq!(ok(&["status", s(&runp), "--count"]), "2\n");
+
+    // A worker holds shard 0: a second is refused and touches nothing.
+    let journal = runp.join("shards/00000.journal");
+    let held = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&journal)
+        .expect("open");
+    held.lock().expect("lock");
+    fails(
+        &["break", s(&runp), "--shard", "0"],
+        "locked by another process",
+    );
+    assert_eq!(std::fs::metadata(&journal).expect("meta").len(), 0);
+    drop(held);
+    ok(&["break", s(&runp), "--shard", "0", "--quiet"]);
+    assert_eq!(ok(&["status", s(&runp), "--pending"]), "1\n");
+    fails(
+        &["break", s(&runp), "--shard", "2"],
+        "shard 2 does not exist",
+    );
+
+    // Another word list swapped in behind the manifest, or a journal from another run.
+    let other_dir = tempfile::tempdir().expect("tempdir");
+    let other_list = small_wordlist(other_dir.path(), "aerstdnl");
+    let other = other_dir.path().join("run");
+    assert!(plan("20", &other_list, &other, false).status.success());
+    ok(&["break", s(&other), "--all", "--quiet"]);
+    std::fs::copy(
+        other.join("shards/00001.journal"),
+        runp.join("shards/00001.journal"),
+    )
+    .expect("copy journal");
+    fails(&["break", s(&runp), "--shard", "1"], "another run");
+    std::fs::remove_file(runp.join("shards/00001.journal")).expect("rm");
+    let dict = runp.join("dict.bmx");
+    let saved = std::fs::read(&dict).expect("dict");
+    std::fs::copy(other.join("dict.bmx"), &dict).expect("swap dict");
+    fails(&["break", s(&runp), "--shard", "1"], "is not the run's");
+    std::fs::write(&dict, saved).expect("restore");
+    ok(&["break", s(&runp), "--shard", "1", "--quiet"]);
+    assert!(ok(&["merge", s(&runp)]).contains("proof: complete"));
+}
