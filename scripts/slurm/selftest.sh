@@ -77,7 +77,8 @@ cleanup() {
     # A slurmstepd of ours that outlived its job (it inherited SLURM_CONF from our slurmd).
     if [[ -n "$T" ]]; then
         for pid in $(pgrep -x slurmstepd); do
-            if tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -qx "SLURM_CONF=$T/slurm.conf"; then
+            # (the process may end meanwhile: then there is nothing to read or kill)
+            if { tr '\0' '\n' < "/proc/$pid/environ"; } 2> /dev/null | grep -qx "SLURM_CONF=$T/slurm.conf"; then
                 echo "selftest: killing leftover slurmstepd $pid"
                 kill -KILL "$pid"
             fi
@@ -94,7 +95,8 @@ cleanup() {
     exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # ---- the binary under test -----------------------------------------------------------
 BIN=${BOGGLEMAX:-$REPO/target/release/bogglemax}
@@ -132,7 +134,7 @@ fi
 T=$(mktemp -d /tmp/bogglemax-slurm.XXXXXX)
 # mktemp gives 700; clients and munged's own checks need to traverse the path.
 chmod 755 "$T"
-mkdir -p "$T/munge" "$T/log" "$T/state" "$T/spool" "$T/run"
+mkdir -p "$T/munge" "$T/log" "$T/state" "$T/spool/slurmd" "$T/run"
 # Pitfall: munged refuses a socket directory that others can write, and clients need to
 # reach it: mode 755.
 chmod 755 "$T/munge"
@@ -374,7 +376,7 @@ if [[ -n "$cancelled" ]]; then
     st=$(job_state "$victim")
     expect "B: task $victim is CANCELLED ($st)" test "$st" = CANCELLED
     expect "B: the merge after the cancel says proof: incomplete" \
-        grep -qx 'proof: incomplete' "$B/summary.txt"
+        grep -q '^proof: incomplete' "$B/summary.txt"
     st=$(job_state "$merge")
     expect "B: that merge job $merge exited non-zero, so FAILED ($st)" test "$st" = FAILED
     say "B: $("$BIN" status "$B" | grep '^shard *3:')"
