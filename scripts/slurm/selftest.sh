@@ -125,7 +125,7 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     apt-get update -q > /dev/null
     apt-get install -y -q --no-install-recommends slurm-wlm munge > /dev/null
     [[ -n "$POLICY_RC_D" ]] && rm -f "$POLICY_RC_D" && POLICY_RC_D=
-    say "installed: $(slurmctld -V), munge $(munged -V 2>&1 | awk '{print $2; exit}')"
+    say "installed: $(slurmctld -V), $(munged -V 2>&1 | head -1)"
 else
     say "slurm already installed: $(slurmctld -V)"
 fi
