@@ -259,9 +259,21 @@ wait_queue_empty() {
     say "$1: all jobs ended after $((SECONDS - t0)) s"
 }
 job_state() { scontrol show job "$1" 2> /dev/null | grep -o 'JobState=[A-Z_]*' | head -1 | cut -d= -f2; }
-# job ids from submit.sh/resubmit.sh output
-array_jobs() { sed -n 's/^break array job \([0-9]*\):.*/\1/p' <<< "$1"; }
-merge_job() { sed -n 's/^merge job \([0-9]*\):.*/\1/p' <<< "$1"; }
+# submit WHAT N SCRIPT ARGS...: runs submit.sh or resubmit.sh; sets OUT (its output), ARRAYS
+# and MERGE (the job ids it printed); PASS when it printed N array jobs and a merge job.
+submit() {
+    local what=$1 want=$2
+    shift 2
+    OUT=$("$@") || {
+        fail "$what: $* failed"
+        exit 1
+    }
+    echo "$OUT"
+    mapfile -t ARRAYS < <(sed -n 's/^break array job \([0-9]*\):.*/\1/p' <<< "$OUT")
+    MERGE=$(sed -n 's/^merge job \([0-9]*\):.*/\1/p' <<< "$OUT")
+    expect "$what: $(basename "$1") printed $want array job(s) (${ARRAYS[*]}) and a merge job ($MERGE)" \
+        test "${#ARRAYS[@]}" -eq "$want" -a -n "$MERGE"
+}
 same_results() { # RUN WHAT
     if cmp -s "$1/results.csv" "$L/results.csv"; then
         pass "$2: results.csv equals the local run's ($(($(wc -l < "$L/results.csv") - 1)) boards)"
@@ -327,21 +339,13 @@ check_error "submit.sh without sbatch on PATH" 2 "sbatch not found" \
 
 # ---- A: submit a whole run, compare with the local run --------------------------------
 say "A: submit.sh $A"
-out=$("$HERE/submit.sh" "$A" --max-running 2)
-echo "$out"
-mapfile -t arrays < <(array_jobs "$out")
-merge=$(merge_job "$out")
-if [[ ${#arrays[@]} -eq 1 && -n "$merge" ]]; then
-    pass "A: submit.sh printed one array job (${arrays[0]}) and the merge job ($merge)"
-else
-    fail "A: expected one array job and a merge job from submit.sh"
-fi
+submit "A" 1 "$HERE/submit.sh" "$A" --max-running 2
 t0=$SECONDS
 wait_queue_empty "A" || true
 say "A: cluster run took $((SECONDS - t0)) s"
-st=$(job_state "$merge")
-expect "A: merge job $merge is COMPLETED ($st)" test "$st" = COMPLETED
-n=$(find "$A/logs" -name "break-${arrays[0]:-x}_*.log" | wc -l)
+st=$(job_state "$MERGE")
+expect "A: merge job $MERGE is COMPLETED ($st)" test "$st" = COMPLETED
+n=$(find "$A/logs" -name "break-${ARRAYS[0]:-x}_*.log" | wc -l)
 expect "A: one log per array task ($n of 6)" test "$n" -eq 6
 proof_complete "$A" "A"
 same_results "$A" "A"
@@ -352,16 +356,8 @@ check_error "A: resubmit.sh of a finished run submits nothing" 0 "nothing pendin
 plan "$B" 8
 say "B: submit.sh $B (8 shards, MaxArraySize 6: two arrays)"
 # One task at a time per array, so that the task to cancel is still to come.
-out=$("$HERE/submit.sh" "$B" --max-running 1)
-echo "$out"
-mapfile -t arrays < <(array_jobs "$out")
-merge=$(merge_job "$out")
-if [[ ${#arrays[@]} -eq 2 && -n "$merge" ]]; then
-    pass "B: submit.sh split 8 shards into two arrays (${arrays[*]}) plus merge job $merge"
-else
-    fail "B: expected two array jobs and a merge job from submit.sh"
-fi
-victim=${arrays[0]:-0}_3 # array task 3 of the first array: shard 3
+submit "B" 2 "$HERE/submit.sh" "$B" --max-running 1
+victim=${ARRAYS[0]:-0}_3 # array task 3 of the first array: shard 3
 t0=$SECONDS
 cancelled=
 while ((SECONDS - t0 < TIMEOUT)); do
@@ -389,25 +385,22 @@ if [[ -n "$cancelled" ]]; then
     expect "B: task $victim is CANCELLED ($st)" test "$st" = CANCELLED
     expect "B: the merge after the cancel says proof: incomplete" \
         grep -q '^proof: incomplete' "$B/summary.txt"
-    st=$(job_state "$merge")
-    expect "B: that merge job $merge exited non-zero, so FAILED ($st)" test "$st" = FAILED
+    st=$(job_state "$MERGE")
+    expect "B: that merge job $MERGE exited non-zero, so FAILED ($st)" test "$st" = FAILED
     say "B: $("$BIN" status "$B" | grep '^shard *3:')"
 fi
 say "B: resubmit.sh $B"
-out=$("$HERE/resubmit.sh" "$B" --max-running 2)
-echo "$out"
 if [[ -n "$cancelled" ]]; then
-    mapfile -t arrays < <(array_jobs "$out")
-    if [[ ${#arrays[@]} -eq 1 ]] && grep -q '^break array job [0-9]*: shards 3 ' <<< "$out"; then
-        pass "B: resubmit.sh submitted only shard 3 (job ${arrays[0]})"
-    else
-        fail "B: resubmit.sh did not submit exactly shard 3"
-    fi
+    submit "B" 1 "$HERE/resubmit.sh" "$B" --max-running 2
+    expect "B: resubmit.sh submitted only shard 3" grep -q '^break array job [0-9]*: shards 3 ' <<< "$OUT"
     wait_queue_empty "B resubmitted" || true
-    log=$(find "$B/logs" -name "break-${arrays[0]:-x}_3.log" | head -1)
+    log=$(find "$B/logs" -name "break-${ARRAYS[0]:-x}_3.log" | head -1)
     resumed=$(grep -o 'shard 3: complete.*' "$log" 2> /dev/null || true)
     expect "B: the resubmitted task finished shard 3: ${resumed:-no completion line in its log}" \
         test -n "$resumed"
+else
+    check_error "B: resubmit.sh with nothing pending submits nothing" 0 "nothing pending" \
+        "$HERE/resubmit.sh" "$B"
 fi
 proof_complete "$B" "B"
 same_results "$B" "B"
