@@ -107,6 +107,10 @@ pub struct HillclimbArgs {
     /// Stop a run after this many rounds even if it still improves.
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<u64>,
+    /// End a run after this many rounds in a row without a better best board (1: stop at the
+    /// first round that brings no improvement).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub patience: u64,
 }
 
 /// Flags of `bogglemax anneal`.
@@ -214,6 +218,7 @@ pub fn run_hillclimb(args: &HillclimbArgs, out: &mut Output) -> anyhow::Result<(
         pool: args.pool,
         keep: c.top,
         max_rounds: args.max_rounds,
+        patience: args.patience,
     };
     settings.validate()?;
     let dict = c.dict.load()?;

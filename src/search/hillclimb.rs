@@ -28,6 +28,9 @@ pub struct HillclimbSettings {
     pub keep: usize,
     /// Stop after this many rounds even if still improving (`None`: no limit).
     pub max_rounds: Option<u64>,
+    /// A run ends after this many rounds in a row that do not raise the pool's best score
+    /// (at least 1; 1 is the rule of Listing 1 as the issue states it).
+    pub patience: u64,
 }
 
 impl HillclimbSettings {
@@ -35,6 +38,11 @@ impl HillclimbSettings {
     pub fn validate(&self) -> Result<(), SearchError> {
         if self.pool == 0 {
             return Err(SearchError::EmptyPool);
+        }
+        if self.patience == 0 {
+            return Err(SearchError::BadSetting(
+                "--patience must be at least 1".into(),
+            ));
         }
         if self.max_rounds == Some(0) {
             return Err(SearchError::BadSetting(
@@ -155,8 +163,9 @@ impl<'d> HillClimber<'d> {
             .collect();
         let mut pool = self.best_of(initial);
         let mut rounds = 0;
+        let mut best = pool[0].score;
+        let mut stale = 0;
         loop {
-            let before = pool[0].score;
             let mut candidates: Vec<Board> = pool
                 .par_iter()
                 .flat_map_iter(|s| self.neighbours(&s.board))
@@ -171,7 +180,15 @@ impl<'d> HillClimber<'d> {
                 best: pool[0].score,
                 candidates: count,
             });
-            if pool[0].score <= before || self.settings.max_rounds.is_some_and(|m| rounds >= m) {
+            if pool[0].score > best {
+                best = pool[0].score;
+                stale = 0;
+            } else {
+                stale += 1;
+            }
+            if stale >= self.settings.patience
+                || self.settings.max_rounds.is_some_and(|m| rounds >= m)
+            {
                 break;
             }
         }
@@ -209,6 +226,7 @@ mod tests {
             pool: 1,
             keep: 1,
             max_rounds: None,
+            patience: 1,
         };
         let hc = HillClimber::new(d.trie(), space("3x3", Letters::all()), settings).unwrap();
         let size: Size = "3x3".parse().unwrap();
@@ -229,6 +247,7 @@ mod tests {
             pool: 0,
             keep: 1,
             max_rounds: None,
+            patience: 1,
         };
         assert!(matches!(
             HillClimber::new(d.trie(), space("3x3", Letters::all()), settings),
@@ -245,6 +264,7 @@ mod tests {
             pool: 20,
             keep: 3,
             max_rounds: None,
+            patience: 1,
         };
         let hc = HillClimber::new(d.trie(), space("2x2", letters), settings).unwrap();
         let mut rounds = 0;

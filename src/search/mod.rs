@@ -220,14 +220,15 @@ impl TopBoards {
         }
     }
 
-    /// Whether a board of this score could enter the list.
+    /// Whether a board of this score could enter the list (an equal score to the last may,
+    /// if its board string is smaller).
     pub fn admits(&self, score: u64) -> bool {
-        self.best.len() < self.capacity || self.best.last().is_some_and(|w| score > w.score)
+        self.best.len() < self.capacity || self.best.last().is_some_and(|w| score >= w.score)
     }
 
     /// Offers a board (canonicalised here); returns whether the list changed.
     pub fn offer(&mut self, symmetries: &Symmetries, board: &Board, score: u64) -> bool {
-        if !self.admits(score) && !self.best.last().is_some_and(|w| score == w.score) {
+        if !self.admits(score) {
             return false;
         }
         let s = Scored {
