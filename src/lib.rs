@@ -2,9 +2,10 @@
 //! branch and bound over board classes (see DESIGN.md and the paper it follows).
 //!
 //! The modules follow the pipeline: [`board`] and [`dict`] hold the inputs, [`solve`] scores
-//! one board, [`search`] finds good boards, [`bound`] bounds and breaks board classes, and
-//! [`pipeline`] turns class breaking into a resumable, sharded proof. [`cli`] is the command
-//! line, kept in the library so that tests can call every command without a process.
+//! one board, [`search`] finds good boards (drawing on the seeded generator of [`rng`]),
+//! [`bound`] bounds and breaks board classes, and [`pipeline`] turns class breaking into a
+//! resumable, sharded proof. [`cli`] is the command line, kept in the library so that tests
+//! can call every command without a process.
 
 pub mod board;
 pub mod bound;
@@ -12,4 +13,6 @@ pub mod cli;
 pub mod dict;
 pub mod format;
 pub mod pipeline;
+pub mod rng;
+pub mod search;
 pub mod solve;

@@ -1,11 +1,13 @@
-//! Boards: sizes, cell geometry, letters, parsing, and symmetry (canonical forms).
+//! Boards: sizes, cell geometry, letters, parsing, symmetry (canonical forms) and dice.
 //!
 //! Cells are numbered column-major: cell `i` sits in column `i / rows`, row `i % rows`.
 //! A letter is stored as `0..26` (`a` = 0); the letter `q` stands for the die face "Qu".
 
+pub mod dice;
 mod geometry;
 mod symmetry;
 
+pub use dice::{Dice, DiceError};
 pub use geometry::{Geometry, Size};
 pub use symmetry::Symmetries;
 

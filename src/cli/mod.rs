@@ -3,9 +3,11 @@
 
 mod class;
 mod common;
+mod dice;
 mod dict;
 mod pipeline;
 mod score;
+mod search;
 
 pub use common::{DictArgs, Output};
 pub use pipeline::ExitStatus;
@@ -55,6 +57,16 @@ pub enum Command {
     Merge(pipeline::RunArgs),
     /// Show a run's progress: shards done, CPU time, ETA, slowest classes.
     Status(pipeline::StatusArgs),
+    /// Print each board's canonical form (smallest string among its symmetry images).
+    Canon(search::CanonArgs),
+    /// Search for high-scoring boards by pool hill climbing (the paper's Listing 1).
+    Hillclimb(search::HillclimbArgs),
+    /// Search for high-scoring boards by simulated annealing with adaptive perturbations.
+    Anneal(search::AnnealArgs),
+    /// Roll a random 4x4 board with Boggle dice.
+    Roll(dice::RollArgs),
+    /// Decide exactly whether 4x4 boards can be rolled with Boggle dice, or estimate how often.
+    Rollable(dice::RollableArgs),
 }
 
 /// Runs one parsed command line, writing results to standard output.
@@ -71,6 +83,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rescore(args) => pipeline::run_rescore(&args, &mut out),
         Command::Merge(args) => pipeline::run_merge(&args, &mut out),
         Command::Status(args) => pipeline::run_status(&args, &mut out),
+        Command::Canon(args) => search::run_canon(&args, &mut out),
+        Command::Hillclimb(args) => search::run_hillclimb(&args, &mut out),
+        Command::Anneal(args) => search::run_anneal(&args, &mut out),
+        Command::Roll(args) => dice::run_roll(&args, &mut out),
+        Command::Rollable(args) => dice::run_rollable(&args, &mut out),
     }
 }
 

@@ -1,0 +1,323 @@
+//! `bogglemax canon`, `hillclimb` and `anneal`: canonical forms and the local searches.
+
+use super::common::{DictArgs, Output, board_inputs, parse_size};
+use crate::board::{Board, Size, Symmetries};
+use crate::search::anneal::{AnnealReport, AnnealSettings, Annealer};
+use crate::search::hillclimb::{HillClimber, HillclimbSettings, RoundReport};
+use crate::search::{Letters, RunOutcome, SearchError, SearchSpace, summarize};
+use anyhow::Context;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Flags of `bogglemax canon`.
+#[derive(Args, Debug)]
+pub struct CanonArgs {
+    /// Board size, CxR (C columns, R rows; each 1 to 6).
+    #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
+    pub size: Size,
+    /// Boards, as letters in column-major order. With none, one board per line is read from
+    /// standard input.
+    pub boards: Vec<String>,
+}
+
+/// Runs `bogglemax canon`: each board's canonical form, one per line.
+pub fn run_canon(args: &CanonArgs, out: &mut Output) -> anyhow::Result<()> {
+    let sym = Symmetries::new(args.size);
+    for (origin, text) in board_inputs(&args.boards)? {
+        let board = Board::parse(args.size, &text).with_context(|| origin)?;
+        writeln!(out, "{}", sym.canonical(&board))?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Flags shared by `hillclimb` and `anneal`.
+#[derive(Args, Debug)]
+pub struct CommonSearchArgs {
+    /// Board size, CxR.
+    #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
+    pub size: Size,
+    #[command(flatten)]
+    pub dict: DictArgs,
+    /// Independent runs; run R draws its randomness from (seed, R).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub runs: usize,
+    /// Seed: the same seed gives the same output, whatever the thread count.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// Letters never placed on the board, e.g. 'qxz'.
+    #[arg(long, default_value = "", value_name = "LETTERS")]
+    pub exclude_letters: String,
+    /// How many distinct boards the final summary lists.
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    pub top: usize,
+    /// No progress on standard error.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl CommonSearchArgs {
+    /// Validates the shared flags into a search space and a thread pool.
+    fn settings(&self) -> anyhow::Result<(SearchSpace, rayon::ThreadPool)> {
+        if self.runs == 0 {
+            return Err(SearchError::NoRuns.into());
+        }
+        if self.threads == Some(0) {
+            anyhow::bail!("--threads must be at least 1");
+        }
+        if self.top == 0 {
+            anyhow::bail!("--top must be at least 1");
+        }
+        let letters = Letters::excluding(&self.exclude_letters)?;
+        let space = SearchSpace {
+            size: self.size,
+            scoring: self.dict.scoring,
+            letters,
+            seed: self.seed,
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads.unwrap_or(0))
+            .build()
+            .context("starting worker threads")?;
+        Ok((space, pool))
+    }
+}
+
+/// Flags of `bogglemax hillclimb`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Output: one line per run as it ends, `run R: SCORE BOARD rounds=N \
+seconds=X.X`, then the top K distinct boards over all runs, `SCORE BOARD FOUND/RUNS`, where \
+FOUND counts the runs whose final pool holds the board. Boards are canonical."
+)]
+pub struct HillclimbArgs {
+    #[command(flatten)]
+    pub common: CommonSearchArgs,
+    /// Pool size P: boards kept from one round to the next.
+    #[arg(long, default_value_t = 500, value_name = "P")]
+    pub pool: usize,
+    /// Stop a run after this many rounds even if it still improves.
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<u64>,
+    /// End a run after this many rounds in a row without a better best board (1: stop at the
+    /// first round that brings no improvement).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub patience: u64,
+}
+
+/// Flags of `bogglemax anneal`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Output as for hillclimb: one line per run (rounds = boards scored), \
+then the top K distinct boards, `SCORE BOARD FOUND/RUNS`, where FOUND counts the runs whose \
+K best visited boards include it. Runs go in parallel, one per thread; lines come out in run \
+order."
+)]
+pub struct AnnealArgs {
+    #[command(flatten)]
+    pub common: CommonSearchArgs,
+    /// Proposals per run.
+    #[arg(long, default_value_t = 200_000, value_name = "N")]
+    pub steps: u64,
+    /// Starting temperature, in points (a loss of T points is accepted with probability 1/e).
+    #[arg(long, default_value_t = 40.0, value_name = "T")]
+    pub t_start: f64,
+    /// Final temperature; the schedule is geometric from --t-start to --t-end.
+    #[arg(long, default_value_t = 0.5, value_name = "T")]
+    pub t_end: f64,
+}
+
+/// Progress on standard error: a bar on a terminal, plain lines otherwise, nothing if quiet.
+struct Progress {
+    bar: Option<ProgressBar>,
+    plain: bool,
+    last_line: Mutex<Instant>,
+}
+
+impl Progress {
+    fn new(quiet: bool, total: u64, unit: &str) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = (!quiet && terminal).then(|| {
+            let bar = ProgressBar::new(total);
+            let template = format!("{{msg}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{elapsed}}");
+            bar.set_style(
+                ProgressStyle::with_template(&template)
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        Progress {
+            bar,
+            plain: !quiet && !terminal,
+            last_line: Mutex::new(Instant::now() - Duration::from_secs(60)),
+        }
+    }
+
+    /// Shows a message; in plain mode prints it if `always` or 5 s have passed.
+    fn note(&self, msg: &str, always: bool) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(msg.to_string());
+        }
+        if self.plain {
+            let mut last = self.last_line.lock().unwrap_or_else(|e| e.into_inner());
+            if always || last.elapsed() >= Duration::from_secs(5) {
+                *last = Instant::now();
+                eprintln!("{msg}");
+            }
+        }
+    }
+
+    fn inc(&self, n: u64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(n);
+        }
+    }
+
+    fn println(&self, line: &str, out: &mut Output) -> std::io::Result<()> {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| writeln!(out, "{line}").and_then(|_| out.flush())),
+            None => writeln!(out, "{line}").and_then(|_| out.flush()),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn print_summary(outcomes: &[RunOutcome], top: usize, out: &mut Output) -> anyhow::Result<()> {
+    for f in summarize(outcomes, top) {
+        writeln!(
+            out,
+            "{} {} {}/{}",
+            f.scored.score,
+            f.scored.board,
+            f.runs_found,
+            outcomes.len()
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Runs `bogglemax hillclimb`.
+pub fn run_hillclimb(args: &HillclimbArgs, out: &mut Output) -> anyhow::Result<()> {
+    let c = &args.common;
+    let (space, pool) = c.settings()?;
+    let settings = HillclimbSettings {
+        pool: args.pool,
+        keep: c.top,
+        max_rounds: args.max_rounds,
+        patience: args.patience,
+    };
+    settings.validate()?;
+    let dict = c.dict.load()?;
+    let climber = HillClimber::new(dict.trie(), space, settings)?;
+    let progress = Progress::new(c.quiet, c.runs as u64, "runs");
+    let start = Instant::now();
+    let mut outcomes = Vec::with_capacity(c.runs);
+    for run in 0..c.runs {
+        let mut report = |r: &RoundReport| {
+            progress.note(
+                &format!(
+                    "hillclimb run {} round {}: best {}, {} candidates, {:.1} s",
+                    r.run,
+                    r.round,
+                    r.best,
+                    r.candidates,
+                    start.elapsed().as_secs_f64()
+                ),
+                true,
+            );
+        };
+        let outcome = pool.install(|| climber.run(run, &mut report));
+        progress.inc(1);
+        progress.println(&outcome.line(), out)?;
+        outcomes.push(outcome);
+    }
+    progress.finish();
+    print_summary(&outcomes, c.top, out)
+}
+
+/// Runs `bogglemax anneal`: runs in parallel, their lines printed in run order.
+pub fn run_anneal(args: &AnnealArgs, out: &mut Output) -> anyhow::Result<()> {
+    let c = &args.common;
+    let (space, pool) = c.settings()?;
+    let settings = AnnealSettings {
+        steps: args.steps,
+        t_start: args.t_start,
+        t_end: args.t_end,
+        keep: c.top,
+    };
+    settings.validate()?;
+    let dict = c.dict.load()?;
+    let annealer = Annealer::new(dict.trie(), space, settings)?;
+    let progress = Progress::new(c.quiet, c.runs as u64 * args.steps, "steps");
+    let start = Instant::now();
+    let report = |r: &AnnealReport| {
+        progress.inc(10_000.min(r.steps));
+        progress.note(
+            &format!(
+                "anneal run {} step {}/{}: best {}, T {:.2}, {:.1} s",
+                r.run,
+                r.step,
+                r.steps,
+                r.best,
+                r.temperature,
+                start.elapsed().as_secs_f64()
+            ),
+            false,
+        );
+    };
+    // Finished runs wait here until every earlier run has been printed.
+    struct Printer<'o> {
+        out: &'o mut Output,
+        next: usize,
+        waiting: BTreeMap<usize, RunOutcome>,
+        done: Vec<RunOutcome>,
+        error: Option<std::io::Error>,
+    }
+    let printer = Mutex::new(Printer {
+        out,
+        next: 0,
+        waiting: BTreeMap::new(),
+        done: Vec::new(),
+        error: None,
+    });
+    pool.install(|| {
+        (0..c.runs).into_par_iter().for_each(|run| {
+            let outcome = annealer.run(run, &report);
+            let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
+            p.waiting.insert(run, outcome);
+            loop {
+                let next = p.next;
+                let Some(o) = p.waiting.remove(&next) else {
+                    break;
+                };
+                if p.error.is_none()
+                    && let Err(e) = progress.println(&o.line(), p.out)
+                {
+                    p.error = Some(e);
+                }
+                p.done.push(o);
+                p.next += 1;
+            }
+        })
+    });
+    progress.finish();
+    let p = printer.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = p.error {
+        return Err(e.into());
+    }
+    print_summary(&p.done, c.top, p.out)
+}
