@@ -63,13 +63,18 @@ fn main() {
     for cell in 0..16 {
         for l in 0..26u8 {
             if l != best.get(cell) {
-                let mut b = best.clone();
+                let mut b = best;
                 b.set(cell, l);
                 neighbours.push(b);
             }
         }
     }
-    rate("perslatgsineters one-letter changes", &mut solver, &neighbours, 50);
+    rate(
+        "perslatgsineters one-letter changes",
+        &mut solver,
+        &neighbours,
+        50,
+    );
 
     // All cores, through the command line as a user would run it.
     let exe = std::env::var("BOGGLEMAX").unwrap_or_else(|_| {
