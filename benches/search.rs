@@ -30,7 +30,7 @@ fn hillclimb(dict: &Dictionary, size: &str, pool: usize, runs: usize) {
         pool,
         keep: 1,
         max_rounds: None,
-        patience: 1,
+        patience: None,
     };
     let climber = HillClimber::new(dict.trie(), space(size), settings).expect("valid settings");
     for run in 0..runs {

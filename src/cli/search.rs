@@ -107,10 +107,10 @@ pub struct HillclimbArgs {
     /// Stop a run after this many rounds even if it still improves.
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<u64>,
-    /// End a run after this many rounds in a row without a better best board (1: stop at the
-    /// first round that brings no improvement).
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub patience: u64,
+    /// End a run early after this many rounds in a row without a better best board. By
+    /// default a run goes on until its pool converges (a round leaves it unchanged).
+    #[arg(long, value_name = "N")]
+    pub patience: Option<u64>,
 }
 
 /// Flags of `bogglemax anneal`.
@@ -230,11 +230,12 @@ pub fn run_hillclimb(args: &HillclimbArgs, out: &mut Output) -> anyhow::Result<(
         let mut report = |r: &RoundReport| {
             progress.note(
                 &format!(
-                    "hillclimb run {} round {}: best {}, {} candidates, {:.1} s",
+                    "hillclimb run {} round {}: best {}, {} candidates ({} new), {:.1} s",
                     r.run,
                     r.round,
                     r.best,
                     r.candidates,
+                    r.scored,
                     start.elapsed().as_secs_f64()
                 ),
                 true,

@@ -1,5 +1,6 @@
 //! Pool hill climbing (the paper's Listing 1): keep the P best distinct boards among the pool
-//! and every board within one edit of it, until a round no longer raises the best score.
+//! and every board within one edit of it, until the pool converges (a round leaves it
+//! unchanged).
 //!
 //! An *edit* changes one cell to another allowed letter, or swaps the letters of two cells.
 //! Neighbours are generated in parallel, reduced to canonical forms, sorted and deduplicated;
@@ -7,6 +8,10 @@
 //! concatenated in order, and the next pool is the first P of the candidates sorted by
 //! (score descending, canonical string ascending). Every step is therefore a function of the
 //! pool alone, whatever the number of threads.
+//!
+//! Scores of the previous round's candidates are kept and reused: a board that stays in the
+//! pool has the same neighbours as last round, so late rounds score only the neighbours of
+//! the few boards that are new to the pool.
 
 use super::{RunOutcome, Scored, SearchError, SearchSpace};
 use crate::board::{Board, Geometry, Symmetries};
@@ -28,9 +33,9 @@ pub struct HillclimbSettings {
     pub keep: usize,
     /// Stop after this many rounds even if still improving (`None`: no limit).
     pub max_rounds: Option<u64>,
-    /// A run ends after this many rounds in a row that do not raise the pool's best score
-    /// (at least 1; 1 is the rule of Listing 1 as the issue states it).
-    pub patience: u64,
+    /// End a run early after this many rounds in a row that do not raise the pool's best
+    /// score (`None`: run until the pool converges, as Listing 1 does).
+    pub patience: Option<u64>,
 }
 
 impl HillclimbSettings {
@@ -39,7 +44,7 @@ impl HillclimbSettings {
         if self.pool == 0 {
             return Err(SearchError::EmptyPool);
         }
-        if self.patience == 0 {
+        if self.patience == Some(0) {
             return Err(SearchError::BadSetting(
                 "--patience must be at least 1".into(),
             ));
@@ -62,8 +67,10 @@ pub struct RoundReport {
     pub round: u64,
     /// Best score in the pool after this round.
     pub best: u64,
-    /// Distinct boards scored this round.
+    /// Distinct boards in this round's neighbourhood.
     pub candidates: usize,
+    /// Of those, boards not scored in the previous round (scored now).
+    pub scored: usize,
 }
 
 /// One hill climber: the word tree, the geometry and the symmetries of one search space.
@@ -136,18 +143,43 @@ impl<'d> HillClimber<'d> {
         out
     }
 
-    /// The `pool` best distinct boards of `boards` (canonical, deduplicated here), scored.
-    fn best_of(&self, mut boards: Vec<Board>) -> Vec<Scored> {
-        boards.par_sort_unstable();
-        boards.dedup();
-        let mut scored = self.score_all(&boards);
-        let p = self.settings.pool.min(scored.len());
-        if p < scored.len() {
-            scored.select_nth_unstable(p);
-            scored.truncate(p);
+    /// Scores `boards` (sorted, distinct), taking the score of every board that `known`
+    /// (sorted by board) already holds. Returns all of them in board order, and how many
+    /// were scored now.
+    fn score_with(&self, boards: Vec<Board>, known: &[Scored]) -> (Vec<Scored>, usize) {
+        // Merge join: both lists are sorted by board, so one pass finds the known scores.
+        let mut out = Vec::with_capacity(boards.len());
+        let mut fresh = Vec::new();
+        let mut k = 0;
+        for b in boards {
+            while k < known.len() && known[k].board < b {
+                k += 1;
+            }
+            if k < known.len() && known[k].board == b {
+                out.push(known[k]);
+            } else {
+                fresh.push(out.len());
+                out.push(Scored { score: 0, board: b });
+            }
         }
-        scored.par_sort_unstable();
-        scored
+        let to_score: Vec<Board> = fresh.iter().map(|&i| out[i].board).collect();
+        let scored = self.score_all(&to_score);
+        for (&i, s) in fresh.iter().zip(&scored) {
+            out[i] = *s;
+        }
+        (out, fresh.len())
+    }
+
+    /// The `pool` best of `scored`, best first.
+    fn best_of(&self, scored: &[Scored]) -> Vec<Scored> {
+        let mut best = scored.to_vec();
+        let p = self.settings.pool.min(best.len());
+        if p < best.len() {
+            best.select_nth_unstable(p);
+            best.truncate(p);
+        }
+        best.par_sort_unstable();
+        best
     }
 
     /// Runs climb number `run` (its generator is `Rng::stream(seed, run)`), calling
@@ -161,32 +193,46 @@ impl<'d> HillClimber<'d> {
                 self.symmetries.canonical(&b)
             })
             .collect();
-        let mut pool = self.best_of(initial);
+        let mut initial = initial;
+        initial.par_sort_unstable();
+        initial.dedup();
+        let (mut known, _) = self.score_with(initial, &[]);
+        let mut pool = self.best_of(&known);
         let mut rounds = 0;
         let mut best = pool[0].score;
         let mut stale = 0;
+        // Invariant: `pool` is the best P of `known` in (score, board) order, so each round's
+        // pool is at least as good, board for board, as the last; equality means converged.
         loop {
             let mut candidates: Vec<Board> = pool
                 .par_iter()
                 .flat_map_iter(|s| self.neighbours(&s.board))
                 .collect();
             candidates.extend(pool.iter().map(|s| s.board));
+            candidates.par_sort_unstable();
+            candidates.dedup();
             let count = candidates.len();
-            pool = self.best_of(candidates);
+            let (next_known, scored) = self.score_with(candidates, &known);
+            known = next_known;
+            let next = self.best_of(&known);
             rounds += 1;
             report(&RoundReport {
                 run,
                 round: rounds,
-                best: pool[0].score,
+                best: next[0].score,
                 candidates: count,
+                scored,
             });
+            let converged = next == pool;
+            pool = next;
             if pool[0].score > best {
                 best = pool[0].score;
                 stale = 0;
             } else {
                 stale += 1;
             }
-            if stale >= self.settings.patience
+            if converged
+                || self.settings.patience.is_some_and(|p| stale >= p)
                 || self.settings.max_rounds.is_some_and(|m| rounds >= m)
             {
                 break;
@@ -226,7 +272,7 @@ mod tests {
             pool: 1,
             keep: 1,
             max_rounds: None,
-            patience: 1,
+            patience: None,
         };
         let hc = HillClimber::new(d.trie(), space("3x3", Letters::all()), settings).unwrap();
         let size: Size = "3x3".parse().unwrap();
@@ -247,7 +293,7 @@ mod tests {
             pool: 0,
             keep: 1,
             max_rounds: None,
-            patience: 1,
+            patience: None,
         };
         assert!(matches!(
             HillClimber::new(d.trie(), space("3x3", Letters::all()), settings),
@@ -264,7 +310,7 @@ mod tests {
             pool: 20,
             keep: 3,
             max_rounds: None,
-            patience: 1,
+            patience: None,
         };
         let hc = HillClimber::new(d.trie(), space("2x2", letters), settings).unwrap();
         let mut rounds = 0;
