@@ -33,6 +33,46 @@ TOP=${TOP:-50}
 wordlist=()
 [[ -n "${WORDLIST:-}" ]] && wordlist=(--wordlist "$WORDLIST")
 
+# Compares results.csv with the boards of the published exhaustive searches (refdata/), for
+# the boards at or above both thresholds; prints what it compared, fails on a difference.
+check_published() {
+    local list=${WORDLIST:-enable2k}
+    list=$(basename "${list%.*}" | tr '[:upper:]' '[:lower:]')
+    local ref="refdata/best-boards-$SIZE.$list.txt" threshold
+    case "$SIZE.$list" in
+        3x3.enable2k)
+            # Published: 42 boards score 500 or more, deslatper (545) first.
+            if [[ $SCORE -eq 500 ]]; then
+                local n top
+                n=$(($(wc -l < "$RUN/results.csv") - 1))
+                top=$(sed -n 2p "$RUN/results.csv" | cut -d, -f1,2)
+                if [[ $n -eq 42 && $top == deslatper,545 ]]; then
+                    echo "published: 42 boards, deslatper 545 first: same"
+                else
+                    echo "published: 42 boards, deslatper 545 first; this run: $n boards, $top first" >&2
+                    return 1
+                fi
+            fi
+            return 0 ;;
+        3x4.enable2k) threshold=1500 ;;
+        4x4.enable2k) threshold=3500 ;;
+        4x4.ospd5) threshold=3600 ;;
+        4x4.naspa2023) threshold=3700 ;;
+        *) return 0 ;;
+    esac
+    local t=$(( SCORE > threshold ? SCORE : threshold ))
+    local want got
+    want=$(awk -F': ' -v t="$t" '$2 >= t { print $1 ": " $2 }' "$ref")
+    got=$(tail -n +2 "$RUN/results.csv" | awk -F, -v t="$t" '$2 >= t { print $1 ": " $2 }')
+    if [[ "$want" == "$got" ]]; then
+        echo "published ($ref, score >= $t): $(printf '%s\n' "$want" | grep -c .) boards: same"
+    else
+        echo "published ($ref, score >= $t) differs from this run:" >&2
+        diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") >&2 || true
+        return 1
+    fi
+}
+
 start=$(date +%s)
 "$BOGGLEMAX" plan --reuse --size "$SIZE" --partition "$PARTITION" --score "$SCORE" \
     --shards "$SHARDS" "${wordlist[@]}" --out "$RUN"
@@ -45,4 +85,5 @@ column -s, -t < <(head -n "$((TOP + 1))" "$RUN/results.csv") 2>/dev/null || head
 echo
 grep -E '^(classes finished|results|best|cpu seconds|proof)' "$RUN/summary.txt"
 echo "wall seconds: $(( $(date +%s) - start ))"
+[[ $status -eq 0 ]] && { check_published || status=$?; }
 exit "$status"
