@@ -176,7 +176,7 @@ impl<'d> ClassBreaker<'d> {
                 let unit_start = Instant::now();
                 let mark = run.arena.mark();
                 let created = run.arena.created();
-                let child = run.arena.branch(root, 0, l, &self.order);
+                let child = run.arena.branch(root, 0, l);
                 run.letters[top] = l;
                 self.descend(&mut run, child, 1);
                 run.arena.reset(mark);
@@ -247,7 +247,7 @@ impl<'d> ClassBreaker<'d> {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
             let mark = run.arena.mark();
-            let child = run.arena.branch(tree, p, l, &self.order);
+            let child = run.arena.branch(tree, p, l);
             run.letters[cell] = l;
             self.descend(run, child, p + 1);
             run.arena.reset(mark);

@@ -63,7 +63,7 @@ impl<'a> OrderlyBound<'a> {
     pub fn run(&mut self, tree: SumId, p: usize) {
         let mut pending = 0u64;
         for &c in self.arena.children(tree) {
-            self.stacks[self.order.pos(self.arena.choice_cell(c))].push(c);
+            self.stacks[self.arena.choice_pos(c)].push(c);
             pending += self.arena.choice_bound(c) as u64;
         }
         self.step(p, self.arena.points(tree) as u64, pending);
@@ -105,7 +105,7 @@ impl<'a> OrderlyBound<'a> {
                     add += self.arena.points(s) as u64;
                     for &k in self.arena.children(s) {
                         // Orderly: a child's cell comes after its parent's, so after `p`.
-                        self.stacks[self.order.pos(self.arena.choice_cell(k))].push(k);
+                        self.stacks[self.arena.choice_pos(k)].push(k);
                         added_bound += self.arena.choice_bound(k) as u64;
                     }
                 }

@@ -51,7 +51,9 @@ struct ChoiceNode {
     /// Children are `edges[first ..]`, one sum id per letter of `mask`, in letter order.
     first: u32,
     mask: u32,
-    cell: u32,
+    cell: u8,
+    /// The cell's position in the [`CellOrder`], kept here so merges compare it directly.
+    pos: u8,
 }
 
 /// A position in the arenas to return to.
@@ -210,6 +212,12 @@ impl Arena {
         self.choices[choice as usize].cell as usize
     }
 
+    /// The position of a choice node's cell in the cell order.
+    #[inline]
+    pub fn choice_pos(&self, choice: ChoiceId) -> usize {
+        self.choices[choice as usize].pos as usize
+    }
+
     /// The bound of a choice node.
     pub fn choice_bound(&self, choice: ChoiceId) -> u32 {
         self.choices[choice as usize].bound
@@ -256,7 +264,7 @@ impl Arena {
         (self.sums.len() - 1) as SumId
     }
 
-    fn push_choice(&mut self, cell: usize, mask: u32, children: &[SumId]) -> ChoiceId {
+    fn push_choice(&mut self, cell: u8, pos: u8, mask: u32, children: &[SumId]) -> ChoiceId {
         debug_assert_eq!(mask.count_ones() as usize, children.len());
         let bound = children
             .iter()
@@ -269,7 +277,8 @@ impl Arena {
             bound,
             first,
             mask,
-            cell: cell as u32,
+            cell,
+            pos,
         });
         self.created += 1;
         (self.choices.len() - 1) as ChoiceId
@@ -277,7 +286,7 @@ impl Arena {
 
     /// Merges two orderly trees whose cells all lie at positions ≥ some common position:
     /// `Force(merge(a, b), B) = Force(a, B) + Force(b, B)`.
-    pub fn merge(&mut self, a: SumId, b: SumId, order: &CellOrder) -> SumId {
+    pub fn merge(&mut self, a: SumId, b: SumId) -> SumId {
         let (sa, sb) = (self.sums[a as usize], self.sums[b as usize]);
         if sb.len == 0 && sb.points == 0 {
             return a;
@@ -285,76 +294,90 @@ impl Arena {
         if sa.len == 0 && sa.points == 0 {
             return b;
         }
-        // Walk both child lists (sorted by position) like a merge sort.
+        let (fa, la) = (sa.first as usize, sa.len as usize);
+        let (fb, lb) = (sb.first as usize, sb.len as usize);
         let mut out = [0 as ChoiceId; MAX_TREE_CELLS];
         let mut n = 0;
         let (mut i, mut j) = (0, 0);
-        while i < sa.len as usize || j < sb.len as usize {
-            let ca = (i < sa.len as usize).then(|| self.edges[sa.first as usize + i]);
-            let cb = (j < sb.len as usize).then(|| self.edges[sb.first as usize + j]);
-            let pa = ca.map(|c| order.pos(self.choices[c as usize].cell as usize));
-            let pb = cb.map(|c| order.pos(self.choices[c as usize].cell as usize));
-            out[n] = match (ca, cb) {
-                (Some(x), Some(y)) if pa == pb => {
-                    i += 1;
-                    j += 1;
-                    self.merge_choice(x, y, order)
-                }
-                (Some(x), Some(_)) if pa < pb => {
-                    i += 1;
-                    x
-                }
-                (_, Some(y)) => {
-                    j += 1;
-                    y
-                }
-                (Some(x), None) => {
-                    i += 1;
-                    x
-                }
-                (None, None) => unreachable!("the loop runs while a list has children left"),
+        // Both child lists are sorted by position. Invariant: `out[..n]` holds, in position
+        // order, every child of `a` before `i` and of `b` before `j`, those on the same
+        // position merged.
+        while i < la && j < lb {
+            let (x, y) = (self.edges[fa + i], self.edges[fb + j]);
+            let (px, py) = (self.choices[x as usize].pos, self.choices[y as usize].pos);
+            out[n] = if px == py {
+                i += 1;
+                j += 1;
+                self.merge_choice(x, y)
+            } else if px < py {
+                i += 1;
+                x
+            } else {
+                j += 1;
+                y
             };
+            n += 1;
+        }
+        for k in i..la {
+            out[n] = self.edges[fa + k];
+            n += 1;
+        }
+        for k in j..lb {
+            out[n] = self.edges[fb + k];
             n += 1;
         }
         self.push_sum(sat(sa.points as u64 + sb.points as u64), &out[..n])
     }
 
-    fn merge_choice(&mut self, a: ChoiceId, b: ChoiceId, order: &CellOrder) -> ChoiceId {
+    fn merge_choice(&mut self, a: ChoiceId, b: ChoiceId) -> ChoiceId {
         let (ca, cb) = (self.choices[a as usize], self.choices[b as usize]);
         debug_assert_eq!(ca.cell, cb.cell);
         let mask = ca.mask | cb.mask;
         let mut out = [0 as SumId; 26];
         let mut n = 0;
+        let (mut ia, mut ib) = (ca.first as usize, cb.first as usize);
         let mut letters = mask;
+        // Invariant: `ia` and `ib` index the children of `a` and `b` for the lowest letter
+        // still in `letters` that each of them has.
         while letters != 0 {
-            let l = letters.trailing_zeros() as u8;
-            letters &= letters - 1;
-            out[n] = match (self.choice_child(a, l), self.choice_child(b, l)) {
-                (Some(x), Some(y)) => self.merge(x, y, order),
-                (Some(x), None) => x,
-                (None, Some(y)) => y,
-                (None, None) => unreachable!("letter is in one of the masks"),
+            let bit = letters & letters.wrapping_neg();
+            letters ^= bit;
+            out[n] = match (ca.mask & bit != 0, cb.mask & bit != 0) {
+                (true, true) => {
+                    let (x, y) = (self.edges[ia], self.edges[ib]);
+                    ia += 1;
+                    ib += 1;
+                    self.merge(x, y)
+                }
+                (true, false) => {
+                    ia += 1;
+                    self.edges[ia - 1]
+                }
+                (false, true) => {
+                    ib += 1;
+                    self.edges[ib - 1]
+                }
+                (false, false) => unreachable!("the letter is in one of the masks"),
             };
             n += 1;
         }
-        self.push_choice(ca.cell as usize, mask, &out[..n])
+        self.push_choice(ca.cell, ca.pos, mask, &out[..n])
     }
 
     /// The child of branching `tree` on the cell at position `p` with `letter`: the tree of
     /// the sub-class with that cell forced, the cell removed. `tree` must have no cell at a
     /// position before `p`.
-    pub fn branch(&mut self, tree: SumId, p: usize, letter: u8, order: &CellOrder) -> SumId {
+    pub fn branch(&mut self, tree: SumId, p: usize, letter: u8) -> SumId {
         let s = self.sums[tree as usize];
         let top = self.sum_children(s).first().copied();
-        let Some(top) = top.filter(|&c| order.pos(self.choices[c as usize].cell as usize) == p)
-        else {
+        let Some(top) = top.filter(|&c| self.choices[c as usize].pos as usize == p) else {
             // The cell at `p` is in no word path: the tree does not depend on it.
             return tree;
         };
         debug_assert!(
             self.sum_children(s)
                 .iter()
-                .all(|&c| order.pos(self.choices[c as usize].cell as usize) >= p)
+                .all(|&c| self.choices[c as usize].pos as usize >= p)
         );
         // The skip tree: the same points and every child but the top one (shares edges).
         let rest_bound = self.sum_children(s)[1..]
@@ -371,7 +394,7 @@ impl Arena {
         self.created += 1;
         let skip = (self.sums.len() - 1) as SumId;
         match self.choice_child(top, letter) {
-            Some(forced) => self.merge(forced, skip, order),
+            Some(forced) => self.merge(forced, skip),
             None => skip,
         }
     }
@@ -532,6 +555,6 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             n += 1;
             i = j;
         }
-        arena.push_choice(self.order.cell(q), mask, &children[..n])
+        arena.push_choice(self.order.cell(q) as u8, q as u8, mask, &children[..n])
     }
 }
