@@ -4,7 +4,7 @@
 #
 #   scripts/bench-proof.sh [3x3] [4x4]      (default: both)
 #
-# The 4x4 sample is shard 0 of a 4x4 plan with SHARDS_4X4 shards (default 10000, about 106
+# The 4x4 sample is shard 0 of a 4x4 plan with SHARDS_4X4 shards (default 40000, about 27
 # canonical classes each): `plan` deals classes to shards deterministically, so the sample
 # is the same on every machine. JOBS (default: cores) threads break it. Runs go to a temporary
 # directory that is removed at the end; nothing under shards/ is touched.
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 parts=("$@")
 [[ ${#parts[@]} -eq 0 ]] && parts=(3x3 4x4)
 JOBS=${JOBS:-$(nproc)}
-SHARDS_4X4=${SHARDS_4X4:-10000}
+SHARDS_4X4=${SHARDS_4X4:-40000}
 BOGGLEMAX=target/release/bogglemax
 make -s build
 tmp=$(mktemp -d)
