@@ -187,13 +187,12 @@ impl<'d> HillClimber<'d> {
     pub fn run(&self, run: usize, report: &mut dyn FnMut(&RoundReport)) -> RunOutcome {
         let start = Instant::now();
         let mut rng = Rng::stream(self.space.seed, run as u64);
-        let initial: Vec<Board> = (0..self.settings.pool)
+        let mut initial: Vec<Board> = (0..self.settings.pool)
             .map(|_| {
                 let b = self.space.letters.random_board(self.space.size, &mut rng);
                 self.symmetries.canonical(&b)
             })
             .collect();
-        let mut initial = initial;
         initial.par_sort_unstable();
         initial.dedup();
         let (mut known, _) = self.score_with(initial, &[]);
