@@ -289,8 +289,14 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
     );
     std::fs::write(&journal, &bytes).expect("restore");
 
-    // Shard files and the manifest: truncated or flipped → refused, naming the file.
-    for name in ["shards/00001.shard", "manifest.bmx"] {
+    // Shard files, the manifest and the compiled dictionary: truncated or flipped → refused,
+    // naming the file.
+    // `status` reads the manifest and shards but not the dictionary; `break` reads all three.
+    for (name, reader) in [
+        ("shards/00001.shard", "status"),
+        ("manifest.bmx", "status"),
+        ("dict.bmx", "break"),
+    ] {
         let path = runp.join(name);
         let orig = std::fs::read(&path).expect("read");
         std::fs::write(&path, &orig[..orig.len() - 7]).expect("truncate");
@@ -301,10 +307,12 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
         let mut flipped = orig.clone();
         flipped[orig.len() / 2] ^= 1;
         std::fs::write(&path, &flipped).expect("flip");
-        fails(
-            &["status", s(&runp)],
-            name.rsplit('/').next().expect("name"),
-        );
+        let args: &[&str] = if reader == "status" {
+            &["status", s(&runp)]
+        } else {
+            &["break", s(&runp), "--shard", "1"]
+        };
+        fails(args, name.rsplit('/').next().expect("name"));
         std::fs::write(&path, &orig).expect("restore");
     }
     ok(&["status", s(&runp)]);
