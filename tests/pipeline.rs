@@ -6,39 +6,10 @@ use bogglemax::dict::Dictionary;
 use bogglemax::solve::{Scoring, Solver};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+mod common;
+use common::{bin, fails_with, run, stdout_ok};
 use std::time::Duration;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_bogglemax"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("bogglemax runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "bogglemax {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
-
-/// Asserts failure with status 2 and one stderr line containing `needle`.
-fn fails(args: &[&str], needle: &str) {
-    let out = run(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{args:?} should exit 2; stderr: {err}"
-    );
-    assert_eq!(err.lines().count(), 1, "one line for {args:?}: {err}");
-    assert!(err.contains(needle), "{args:?}: {err} lacks {needle}");
-}
 
 /// The ENABLE2K words spelled only with `letters`, written to `dir/words.txt`.
 fn small_wordlist(dir: &Path, letters: &str) -> PathBuf {
@@ -122,7 +93,7 @@ fn small_proof_equals_brute_force() {
     assert!(!expected.is_empty());
 
     let runp = dir.path().join("run");
-    ok(&[
+    stdout_ok(&[
         "plan",
         "--size",
         "2x3",
@@ -137,8 +108,8 @@ fn small_proof_equals_brute_force() {
         "--out",
         s(&runp),
     ]);
-    ok(&["break", s(&runp), "--all", "--quiet"]);
-    let summary = ok(&["merge", s(&runp)]);
+    stdout_ok(&["break", s(&runp), "--all", "--quiet"]);
+    let summary = stdout_ok(&["merge", s(&runp)]);
     assert!(summary.ends_with("proof: complete\n"), "{summary}");
     let results = std::fs::read_to_string(runp.join("results.csv")).expect("results");
     let mut lines = results.lines();
@@ -155,7 +126,7 @@ fn small_proof_equals_brute_force() {
 /// Plans the kill-test run: 3x3 over a word list of nine letters, a few CPU-seconds of work.
 fn plan_kill_run(dir: &Path, name: &str, list: &Path) -> PathBuf {
     let runp = dir.join(name);
-    ok(&[
+    stdout_ok(&[
         "plan",
         "--size",
         "3x3",
@@ -178,8 +149,8 @@ fn killed_breaks_resume_to_identical_results() {
     let dir = tempfile::tempdir().expect("tempdir");
     let list = small_wordlist(dir.path(), "aeirstdnl");
     let reference = plan_kill_run(dir.path(), "reference", &list);
-    ok(&["break", s(&reference), "--all", "--quiet"]);
-    ok(&["merge", s(&reference)]);
+    stdout_ok(&["break", s(&reference), "--all", "--quiet"]);
+    stdout_ok(&["merge", s(&reference)]);
     let want = std::fs::read(reference.join("results.csv")).expect("results");
     assert!(want.len() > 40, "the reference run has results");
 
@@ -217,7 +188,7 @@ fn killed_breaks_resume_to_identical_results() {
         String::from_utf8(run(&["status", s(&killed), "--pending"]).stdout).expect("utf-8");
     // Finish it, then the result must be byte-identical; merge also refuses a journal
     // that records any class twice, so success shows none was.
-    ok(&[
+    stdout_ok(&[
         "break",
         s(&killed),
         "--all",
@@ -225,7 +196,7 @@ fn killed_breaks_resume_to_identical_results() {
         "--checkpoint-secs",
         "0",
     ]);
-    let summary = ok(&["merge", s(&killed)]);
+    let summary = stdout_ok(&["merge", s(&killed)]);
     assert!(summary.contains("proof: complete"), "{summary}");
     assert_eq!(
         std::fs::read(killed.join("results.csv")).expect("results"),
@@ -239,7 +210,7 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
     let list = small_wordlist(dir.path(), "aerstdn");
     let runp = dir.path().join("run");
-    ok(&[
+    stdout_ok(&[
         "plan",
         "--size",
         "2x3",
@@ -254,15 +225,15 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
         "--out",
         s(&runp),
     ]);
-    ok(&["break", s(&runp), "--all", "--quiet"]);
-    ok(&["merge", s(&runp)]);
+    stdout_ok(&["break", s(&runp), "--all", "--quiet"]);
+    stdout_ok(&["merge", s(&runp)]);
     let want = std::fs::read(runp.join("results.csv")).expect("results");
     let journal = runp.join("shards/00000.journal");
     let bytes = std::fs::read(&journal).expect("journal");
 
     // A torn last record (cut mid-record) is dropped; the class is broken again.
     std::fs::write(&journal, &bytes[..bytes.len() - 3]).expect("write");
-    let out = ok(&["break", s(&runp), "--shard", "0", "--quiet"]);
+    let out = stdout_ok(&["break", s(&runp), "--shard", "0", "--quiet"]);
     assert!(out.contains("dropped a torn last record"), "{out}");
     assert!(out.contains("1 now"), "{out}");
     // The re-broken record differs only in its timing, so it has the torn one's length.
@@ -270,7 +241,7 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
         std::fs::metadata(&journal).expect("journal").len(),
         bytes.len() as u64
     );
-    ok(&["merge", s(&runp)]);
+    stdout_ok(&["merge", s(&runp)]);
     assert_eq!(
         std::fs::read(runp.join("results.csv")).expect("results"),
         want
@@ -280,8 +251,8 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
     let mut bad = bytes.clone();
     bad[30] ^= 0x10;
     std::fs::write(&journal, &bad).expect("write");
-    fails(&["break", s(&runp), "--shard", "0"], "00000.journal");
-    fails(&["merge", s(&runp)], "00000.journal");
+    fails_with(&["break", s(&runp), "--shard", "0"], "00000.journal");
+    fails_with(&["merge", s(&runp)], "00000.journal");
     assert_eq!(
         std::fs::read(&journal).expect("journal"),
         bad,
@@ -300,7 +271,7 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
         let path = runp.join(name);
         let orig = std::fs::read(&path).expect("read");
         std::fs::write(&path, &orig[..orig.len() - 7]).expect("truncate");
-        fails(
+        fails_with(
             &["break", s(&runp), "--shard", "1"],
             name.rsplit('/').next().expect("name"),
         );
@@ -312,10 +283,10 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
         } else {
             &["break", s(&runp), "--shard", "1"]
         };
-        fails(args, name.rsplit('/').next().expect("name"));
+        fails_with(args, name.rsplit('/').next().expect("name"));
         std::fs::write(&path, &orig).expect("restore");
     }
-    ok(&["status", s(&runp)]);
+    stdout_ok(&["status", s(&runp)]);
 }
 
 #[test]
@@ -357,8 +328,8 @@ fn locks_mismatches_and_incomplete_runs() {
         text.contains("shard 0 unfinished") && text.contains("proof: incomplete"),
         "{text}"
     );
-    assert_eq!(ok(&["status", s(&runp), "--pending"]), "0\n1\n");
-    assert_eq!(ok(&["status", s(&runp), "--count"]), "2\n");
+    assert_eq!(stdout_ok(&["status", s(&runp), "--pending"]), "0\n1\n");
+    assert_eq!(stdout_ok(&["status", s(&runp), "--count"]), "2\n");
 
     // A worker holds shard 0: a second is refused and touches nothing.
     let journal = runp.join("shards/00000.journal");
@@ -369,15 +340,15 @@ fn locks_mismatches_and_incomplete_runs() {
         .open(&journal)
         .expect("open");
     held.lock().expect("lock");
-    fails(
+    fails_with(
         &["break", s(&runp), "--shard", "0"],
         "locked by another process",
     );
     assert_eq!(std::fs::metadata(&journal).expect("meta").len(), 0);
     drop(held);
-    ok(&["break", s(&runp), "--shard", "0", "--quiet"]);
-    assert_eq!(ok(&["status", s(&runp), "--pending"]), "1\n");
-    fails(
+    stdout_ok(&["break", s(&runp), "--shard", "0", "--quiet"]);
+    assert_eq!(stdout_ok(&["status", s(&runp), "--pending"]), "1\n");
+    fails_with(
         &["break", s(&runp), "--shard", "2"],
         "shard 2 does not exist",
     );
@@ -387,19 +358,19 @@ fn locks_mismatches_and_incomplete_runs() {
     let other_list = small_wordlist(other_dir.path(), "aerstdnl");
     let other = other_dir.path().join("run");
     assert!(plan("20", &other_list, &other, false).status.success());
-    ok(&["break", s(&other), "--all", "--quiet"]);
+    stdout_ok(&["break", s(&other), "--all", "--quiet"]);
     std::fs::copy(
         other.join("shards/00001.journal"),
         runp.join("shards/00001.journal"),
     )
     .expect("copy journal");
-    fails(&["break", s(&runp), "--shard", "1"], "another run");
+    fails_with(&["break", s(&runp), "--shard", "1"], "another run");
     std::fs::remove_file(runp.join("shards/00001.journal")).expect("rm");
     let dict = runp.join("dict.bmx");
     let saved = std::fs::read(&dict).expect("dict");
     std::fs::copy(other.join("dict.bmx"), &dict).expect("swap dict");
-    fails(&["break", s(&runp), "--shard", "1"], "is not the run's");
+    fails_with(&["break", s(&runp), "--shard", "1"], "is not the run's");
     std::fs::write(&dict, saved).expect("restore");
-    ok(&["break", s(&runp), "--shard", "1", "--quiet"]);
-    assert!(ok(&["merge", s(&runp)]).contains("proof: complete"));
+    stdout_ok(&["break", s(&runp), "--shard", "1", "--quiet"]);
+    assert!(stdout_ok(&["merge", s(&runp)]).contains("proof: complete"));
 }

@@ -4,27 +4,13 @@
 
 use bogglemax::board::{Board, Size, Symmetries};
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bogglemax"))
-        .args(args)
-        .output()
-        .expect("bogglemax runs")
-}
-
-fn stdout_ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "bogglemax {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
-}
+mod common;
+use common::{bin, fails_with, stdout_ok};
 
 fn with_stdin(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bogglemax"))
+    let mut child = bin()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -44,27 +30,6 @@ fn with_stdin(args: &[&str], input: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("utf-8 output")
-}
-
-/// Asserts the command fails with status 2 and exactly one line on stderr, mentioning `needle`.
-fn fails_with(args: &[&str], needle: &str) {
-    let out = run(args);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "bogglemax {args:?} should exit 2"
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        err.lines().count(),
-        1,
-        "one stderr line for {args:?}: {err}"
-    );
-    assert!(
-        err.contains(needle),
-        "stderr of {args:?} lacks {needle:?}: {err}"
-    );
-    assert!(!err.contains("panicked"), "panic for {args:?}: {err}");
 }
 
 /// The run lines and summary lines of a search, with `seconds=` dropped.

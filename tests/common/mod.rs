@@ -1,0 +1,48 @@
+//! Helpers shared by the end-to-end tests: run the `bogglemax` binary, require success, or
+//! require the one-line, exit-status-2 refusal every bad input gets.
+#![allow(dead_code)] // each test crate uses its own subset
+
+use std::process::{Command, Output};
+
+/// The binary under test.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_bogglemax"))
+}
+
+/// Runs it with `args` and collects its output.
+pub fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("bogglemax runs")
+}
+
+/// Runs it, asserts success, returns standard output.
+pub fn stdout_ok(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "bogglemax {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// Asserts the command fails with status 2 and exactly one line on stderr, mentioning
+/// `needle`, without a panic.
+pub fn fails_with(args: &[&str], needle: &str) {
+    let out = run(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "bogglemax {args:?} should exit 2; stderr: {err}"
+    );
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "one stderr line for {args:?}, got: {err}"
+    );
+    assert!(
+        err.contains(needle),
+        "stderr of {args:?} lacks {needle:?}: {err}"
+    );
+    assert!(!err.contains("panicked"), "panic for {args:?}: {err}");
+}
