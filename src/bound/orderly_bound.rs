@@ -62,9 +62,9 @@ impl<'a> OrderlyBound<'a> {
     /// Runs the walk on `tree`, whose cells all lie at positions `≥ p`.
     pub fn run(&mut self, tree: SumId, p: usize) {
         let mut pending = 0u64;
-        for &c in self.arena.children(tree) {
-            self.stacks[self.arena.choice_pos(c)].push(c);
-            pending += self.arena.choice_bound(c) as u64;
+        for (c, pos, bound) in self.arena.children(tree) {
+            self.stacks[pos].push(c);
+            pending += bound as u64;
         }
         self.step(p, self.arena.points(tree) as u64, pending);
         for s in &mut self.stacks {
@@ -103,10 +103,10 @@ impl<'a> OrderlyBound<'a> {
             for &c in &here {
                 if let Some(s) = self.arena.choice_child(c, l) {
                     add += self.arena.points(s) as u64;
-                    for &k in self.arena.children(s) {
+                    for (k, pos, bound) in self.arena.children(s) {
                         // Orderly: a child's cell comes after its parent's, so after `p`.
-                        self.stacks[self.arena.choice_pos(k)].push(k);
-                        added_bound += self.arena.choice_bound(k) as u64;
+                        self.stacks[pos].push(k);
+                        added_bound += bound as u64;
                     }
                 }
             }

@@ -96,9 +96,14 @@ fn every_bound_is_at_least_the_best_board() {
             let mut arena = Arena::new();
             let root = breaker.build_tree(&class, &mut arena);
             assert!(arena.bound(root) as u64 >= best_demulti, "orderly {ctx}");
+            arena.check(root, 0).unwrap();
             // The invariant: the tree forces to DeMulti on every board of the class.
             for (b, s) in &all {
-                assert_eq!(arena.force(root, b.letters()), s.demulti, "force {ctx} {b}");
+                assert_eq!(
+                    arena.force(root, b.letters(), breaker.order()),
+                    s.demulti,
+                    "force {ctx} {b}"
+                );
             }
         }
     }
@@ -155,7 +160,12 @@ fn branching_keeps_the_invariant_and_never_raises_bounds() {
                     arena.bound(child) <= arena.bound(tree),
                     "bound rose {class}"
                 );
-                assert_eq!(arena.force(child, b.letters()), s.demulti, "{class} {b}");
+                assert_eq!(
+                    arena.force(child, b.letters(), &order),
+                    s.demulti,
+                    "{class} {b}"
+                );
+                arena.check(child, p + 1).unwrap();
                 tree = child;
             }
         }

@@ -18,50 +18,53 @@
 //! with that letter there.
 //!
 //! # Storage
-//! Nodes live in two arenas indexed by `u32`; children are runs of `edges`. Nodes are never
-//! changed once made, so subtrees are shared freely (the tree is a DAG after merges), and
-//! everything allocated after a [`Mark`] can be dropped by [`Arena::reset`] once the branch
-//! that made it is finished.
+//! Every node lives in one arena of `u32` words and is named by its offset there. A node is a
+//! header followed by one entry per child, and each entry holds the child's offset *and its
+//! bound*, so merging, bounding and OrderlyBound read a node's children without touching
+//! them (the walks are memory-latency bound: one node, one or two cache lines).
+//!
+//! - sum node: `[position mask, bound, points, (child, child bound)...]`: one choice child per
+//!   set bit of the position mask (bit `p` = the cell at position `p`), in position order;
+//! - choice node: `[letter mask | position << 26, bound, (child, child bound)...]`: one sum
+//!   child per set bit of the letter mask, in letter order.
+//!
+//! Nodes are never changed once made, so subtrees are shared freely (the tree is a DAG after
+//! merges), and everything allocated after a [`Mark`] can be dropped by [`Arena::reset`] once
+//! the branch that made it is finished.
 
 use super::class::BoardClass;
 use crate::board::Geometry;
 use crate::dict::{NodeId, Trie};
 use crate::solve::Scoring;
 
-/// Index of a sum node.
+/// Offset of a sum node in its [`Arena`].
 pub type SumId = u32;
-/// Index of a choice node.
+/// Offset of a choice node in its [`Arena`].
 pub type ChoiceId = u32;
 
-/// The most cells a tree supports: path keys use 5 bits per cell in a `u128`.
+/// The most cells a tree supports: path keys use 5 bits per cell in a `u128`, and a sum
+/// node's children fit one bit per position.
 pub const MAX_TREE_CELLS: usize = 25;
 
-#[derive(Clone, Copy, Debug)]
-struct SumNode {
-    points: u32,
+/// Words before a sum node's first child entry.
+const SUM_HEADER: usize = 3;
+/// Words before a choice node's first child entry.
+const CHOICE_HEADER: usize = 2;
+/// A choice node's letter mask occupies the bits below this shift; its position those above.
+const POS_SHIFT: u32 = 26;
+const LETTER_MASK: u32 = (1 << POS_SHIFT) - 1;
+
+/// A child entry: the child's offset and its bound.
+#[derive(Clone, Copy, Debug, Default)]
+struct Child {
+    node: u32,
     bound: u32,
-    /// Children are `edges[first .. first + len]`, choice ids sorted by cell position.
-    first: u32,
-    len: u32,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct ChoiceNode {
-    bound: u32,
-    /// Children are `edges[first ..]`, one sum id per letter of `mask`, in letter order.
-    first: u32,
-    mask: u32,
-    cell: u8,
-    /// The cell's position in the [`CellOrder`], kept here so merges compare it directly.
-    pos: u8,
-}
-
-/// A position in the arenas to return to.
+/// A position in the arena to return to.
 #[derive(Clone, Copy, Debug)]
 pub struct Mark {
-    sums: usize,
-    choices: usize,
-    edges: usize,
+    words: usize,
 }
 
 /// The cell order: `order[p]` is the cell at position `p` (0 = top of the tree).
@@ -112,12 +115,10 @@ impl CellOrder {
     }
 }
 
-/// The node arenas of orderly trees.
+/// The node arena of orderly trees.
 #[derive(Default, Debug)]
 pub struct Arena {
-    sums: Vec<SumNode>,
-    choices: Vec<ChoiceNode>,
-    edges: Vec<u32>,
+    words: Vec<u32>,
     created: u64,
     peak_bytes: u64,
 }
@@ -126,34 +127,49 @@ fn sat(x: u64) -> u32 {
     x.min(u32::MAX as u64) as u32
 }
 
+/// The choice children of a sum node, as (choice, position, bound).
+pub struct SumChildren<'a> {
+    entries: &'a [u32],
+    positions: u32,
+}
+
+impl Iterator for SumChildren<'_> {
+    type Item = (ChoiceId, usize, u32);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.positions == 0 {
+            return None;
+        }
+        let pos = self.positions.trailing_zeros() as usize;
+        self.positions &= self.positions - 1;
+        let item = (self.entries[0], pos, self.entries[1]);
+        self.entries = &self.entries[2..];
+        Some(item)
+    }
+}
+
 impl Arena {
     /// An empty arena.
     pub fn new() -> Arena {
         Arena::default()
     }
 
-    /// Where the arenas end now.
+    /// Where the arena ends now.
     pub fn mark(&self) -> Mark {
         Mark {
-            sums: self.sums.len(),
-            choices: self.choices.len(),
-            edges: self.edges.len(),
+            words: self.words.len(),
         }
     }
 
     /// Drops every node made after `mark`. Nodes made before it never point to later ones.
     pub fn reset(&mut self, mark: Mark) {
         self.note_peak();
-        self.sums.truncate(mark.sums);
-        self.choices.truncate(mark.choices);
-        self.edges.truncate(mark.edges);
+        self.words.truncate(mark.words);
     }
 
     fn note_peak(&mut self) {
-        let bytes = (self.sums.len() * size_of::<SumNode>()
-            + self.choices.len() * size_of::<ChoiceNode>()
-            + self.edges.len() * 4) as u64;
-        self.peak_bytes = self.peak_bytes.max(bytes);
+        self.peak_bytes = self.peak_bytes.max(self.words.len() as u64 * 4);
     }
 
     /// Nodes created so far (build and merges, including ones since dropped).
@@ -161,7 +177,7 @@ impl Arena {
         self.created
     }
 
-    /// The most bytes the arenas have held.
+    /// The most bytes the arena has held.
     pub fn peak_bytes(&mut self) -> u64 {
         self.note_peak();
         self.peak_bytes
@@ -169,233 +185,275 @@ impl Arena {
 
     /// Nodes reachable from a sum node, counting shared nodes once per path (a tree count).
     pub fn tree_size(&self, root: SumId) -> u64 {
-        let s = self.sums[root as usize];
         1 + self
-            .sum_children(s)
-            .iter()
-            .map(|&c| {
-                let ch = self.choices[c as usize];
+            .children(root)
+            .map(|(c, _, _)| {
                 1 + self
-                    .choice_children(ch)
-                    .iter()
-                    .map(|&k| self.tree_size(k))
+                    .choice_entries(c)
+                    .chunks_exact(2)
+                    .map(|e| self.tree_size(e[0]))
                     .sum::<u64>()
             })
             .sum::<u64>()
     }
 
-    fn sum_children(&self, s: SumNode) -> &[ChoiceId] {
-        &self.edges[s.first as usize..(s.first + s.len) as usize]
-    }
-
-    fn choice_children(&self, c: ChoiceNode) -> &[SumId] {
-        &self.edges[c.first as usize..c.first as usize + c.mask.count_ones() as usize]
-    }
-
     /// The bound of a sum node.
+    #[inline]
     pub fn bound(&self, sum: SumId) -> u32 {
-        self.sums[sum as usize].bound
+        self.words[sum as usize + 1]
     }
 
     /// The points on a sum node itself.
+    #[inline]
     pub fn points(&self, sum: SumId) -> u32 {
-        self.sums[sum as usize].points
+        self.words[sum as usize + 2]
     }
 
-    /// The choice children of a sum node, top cell first.
-    pub fn children(&self, sum: SumId) -> &[ChoiceId] {
-        self.sum_children(self.sums[sum as usize])
-    }
-
-    /// The cell of a choice node.
-    pub fn choice_cell(&self, choice: ChoiceId) -> usize {
-        self.choices[choice as usize].cell as usize
+    /// The choice children of a sum node, top position first, with their positions and
+    /// bounds (read from the sum node, without touching the children).
+    #[inline]
+    pub fn children(&self, sum: SumId) -> SumChildren<'_> {
+        let s = sum as usize;
+        let positions = self.words[s];
+        let len = positions.count_ones() as usize;
+        SumChildren {
+            entries: &self.words[s + SUM_HEADER..s + SUM_HEADER + 2 * len],
+            positions,
+        }
     }
 
     /// The position of a choice node's cell in the cell order.
     #[inline]
     pub fn choice_pos(&self, choice: ChoiceId) -> usize {
-        self.choices[choice as usize].pos as usize
+        (self.words[choice as usize] >> POS_SHIFT) as usize
     }
 
     /// The bound of a choice node.
+    #[inline]
     pub fn choice_bound(&self, choice: ChoiceId) -> u32 {
-        self.choices[choice as usize].bound
+        self.words[choice as usize + 1]
+    }
+
+    /// The child entries of a choice node, `(child, bound)` pairs in letter order.
+    fn choice_entries(&self, choice: ChoiceId) -> &[u32] {
+        let c = choice as usize;
+        let len = (self.words[c] & LETTER_MASK).count_ones() as usize;
+        &self.words[c + CHOICE_HEADER..c + CHOICE_HEADER + 2 * len]
     }
 
     /// The sum child of a choice node for `letter`, if it has one.
     #[inline]
     pub fn choice_child(&self, choice: ChoiceId, letter: u8) -> Option<SumId> {
-        let c = self.choices[choice as usize];
+        let c = choice as usize;
+        let mask = self.words[c] & LETTER_MASK;
         let bit = 1u32 << letter;
-        if c.mask & bit == 0 {
+        if mask & bit == 0 {
             return None;
         }
-        Some(self.edges[(c.first + (c.mask & (bit - 1)).count_ones()) as usize])
+        Some(self.words[c + CHOICE_HEADER + 2 * (mask & (bit - 1)).count_ones() as usize])
     }
 
     /// `Force(tree, B)`: the points of every sum node whose path of choices the board with
     /// these letters (one per cell) realises. For checking the invariant; not a hot path.
-    pub fn force(&self, tree: SumId, letters: &[u8]) -> u64 {
-        let s = self.sums[tree as usize];
-        let mut total = s.points as u64;
-        for &c in self.sum_children(s) {
-            let cell = self.choices[c as usize].cell as usize;
-            if let Some(child) = self.choice_child(c, letters[cell]) {
-                total += self.force(child, letters);
+    pub fn force(&self, tree: SumId, letters: &[u8], order: &CellOrder) -> u64 {
+        let mut total = self.points(tree) as u64;
+        for (c, pos, _) in self.children(tree) {
+            if let Some(child) = self.choice_child(c, letters[order.cell(pos)]) {
+                total += self.force(child, letters, order);
             }
         }
         total
     }
 
-    fn push_sum(&mut self, points: u32, children: &[ChoiceId]) -> SumId {
-        let total = children.iter().fold(points as u64, |acc, &c| {
-            acc + self.choices[c as usize].bound as u64
-        });
-        let first = self.edges.len() as u32;
-        self.edges.extend_from_slice(children);
-        self.sums.push(SumNode {
-            points,
-            bound: sat(total),
-            first,
-            len: children.len() as u32,
-        });
-        self.created += 1;
-        (self.sums.len() - 1) as SumId
+    /// Checks the stored shape of the tree at `root`, whose cells lie at positions `≥ p`:
+    /// every entry's bound equals its child's, every node's bound follows from its entries,
+    /// and every choice lies after its parent's position (the orderly property).
+    #[cfg(test)]
+    pub fn check(&self, root: SumId, p: usize) -> Result<(), String> {
+        let mut total = self.points(root) as u64;
+        for (c, pos, bound) in self.children(root) {
+            if pos < p || self.choice_pos(c) != pos {
+                return Err(format!(
+                    "choice {c} at position {pos}, below {p} or misfiled"
+                ));
+            }
+            if self.choice_bound(c) != bound {
+                return Err(format!("entry bound {bound} for choice {c}"));
+            }
+            total += bound as u64;
+            let mut max = 0;
+            for e in self.choice_entries(c).chunks_exact(2) {
+                if self.bound(e[0]) != e[1] {
+                    return Err(format!("entry bound {} for sum {}", e[1], e[0]));
+                }
+                max = max.max(e[1]);
+                self.check(e[0], pos + 1)?;
+            }
+            if max != bound {
+                return Err(format!("choice {c} bound {bound}, children max {max}"));
+            }
+        }
+        if sat(total) != self.bound(root) {
+            return Err(format!("sum {root} bound {} != {total}", self.bound(root)));
+        }
+        Ok(())
     }
 
-    fn push_choice(&mut self, cell: u8, pos: u8, mask: u32, children: &[SumId]) -> ChoiceId {
-        debug_assert_eq!(mask.count_ones() as usize, children.len());
-        let bound = children
+    /// The offset the next node gets. Offsets are `u32`: the arena holds at most 16 GiB.
+    fn next_offset(&self) -> u32 {
+        u32::try_from(self.words.len())
+            .expect("orderly tree arena over 16 GiB: use a finer partition for this class")
+    }
+
+    /// Appends a sum node; `positions` has one bit per entry of `children`.
+    fn push_sum(&mut self, points: u32, positions: u32, children: &[Child]) -> Child {
+        debug_assert_eq!(positions.count_ones() as usize, children.len());
+        let bound = sat(children
             .iter()
-            .map(|&s| self.sums[s as usize].bound)
-            .max()
-            .unwrap_or(0);
-        let first = self.edges.len() as u32;
-        self.edges.extend_from_slice(children);
-        self.choices.push(ChoiceNode {
-            bound,
-            first,
-            mask,
-            cell,
-            pos,
-        });
+            .fold(points as u64, |acc, c| acc + c.bound as u64));
+        let node = self.next_offset();
+        self.words.extend_from_slice(&[positions, bound, points]);
+        for c in children {
+            self.words.extend_from_slice(&[c.node, c.bound]);
+        }
         self.created += 1;
-        (self.choices.len() - 1) as ChoiceId
+        Child { node, bound }
+    }
+
+    /// Appends a choice node; `letters` has one bit per entry of `children`.
+    fn push_choice(&mut self, pos: usize, letters: u32, children: &[Child]) -> Child {
+        debug_assert_eq!(letters.count_ones() as usize, children.len());
+        let bound = children.iter().map(|c| c.bound).max().unwrap_or(0);
+        let node = self.next_offset();
+        self.words
+            .extend_from_slice(&[letters | (pos as u32) << POS_SHIFT, bound]);
+        for c in children {
+            self.words.extend_from_slice(&[c.node, c.bound]);
+        }
+        self.created += 1;
+        Child { node, bound }
     }
 
     /// Merges two orderly trees whose cells all lie at positions ≥ some common position:
     /// `Force(merge(a, b), B) = Force(a, B) + Force(b, B)`.
     pub fn merge(&mut self, a: SumId, b: SumId) -> SumId {
-        let (sa, sb) = (self.sums[a as usize], self.sums[b as usize]);
-        if sb.len == 0 && sb.points == 0 {
-            return a;
-        }
-        if sa.len == 0 && sa.points == 0 {
-            return b;
-        }
-        let (fa, la) = (sa.first as usize, sa.len as usize);
-        let (fb, lb) = (sb.first as usize, sb.len as usize);
-        let mut out = [0 as ChoiceId; MAX_TREE_CELLS];
-        let mut n = 0;
-        let (mut i, mut j) = (0, 0);
-        // Both child lists are sorted by position. Invariant: `out[..n]` holds, in position
-        // order, every child of `a` before `i` and of `b` before `j`, those on the same
-        // position merged.
-        while i < la && j < lb {
-            let (x, y) = (self.edges[fa + i], self.edges[fb + j]);
-            let (px, py) = (self.choices[x as usize].pos, self.choices[y as usize].pos);
-            out[n] = if px == py {
-                i += 1;
-                j += 1;
-                self.merge_choice(x, y)
-            } else if px < py {
-                i += 1;
-                x
-            } else {
-                j += 1;
-                y
-            };
-            n += 1;
-        }
-        for k in i..la {
-            out[n] = self.edges[fa + k];
-            n += 1;
-        }
-        for k in j..lb {
-            out[n] = self.edges[fb + k];
-            n += 1;
-        }
-        self.push_sum(sat(sa.points as u64 + sb.points as u64), &out[..n])
+        self.merge_sum(a, b).node
     }
 
-    fn merge_choice(&mut self, a: ChoiceId, b: ChoiceId) -> ChoiceId {
-        let (ca, cb) = (self.choices[a as usize], self.choices[b as usize]);
-        debug_assert_eq!(ca.cell, cb.cell);
-        let mask = ca.mask | cb.mask;
-        let mut out = [0 as SumId; 26];
+    fn merge_sum(&mut self, a: SumId, b: SumId) -> Child {
+        let (a, b) = (a as usize, b as usize);
+        let (ma, mb) = (self.words[a], self.words[b]);
+        let (pa, pb) = (self.words[a + 2], self.words[b + 2]);
+        if mb == 0 && pb == 0 {
+            return Child {
+                node: a as u32,
+                bound: self.words[a + 1],
+            };
+        }
+        if ma == 0 && pa == 0 {
+            return Child {
+                node: b as u32,
+                bound: self.words[b + 1],
+            };
+        }
+        let positions = ma | mb;
+        let mut out = [Child::default(); MAX_TREE_CELLS];
+        let (mut ia, mut ib) = (a + SUM_HEADER, b + SUM_HEADER);
+        let mut rest = positions;
         let mut n = 0;
-        let (mut ia, mut ib) = (ca.first as usize, cb.first as usize);
-        let mut letters = mask;
-        // Invariant: `ia` and `ib` index the children of `a` and `b` for the lowest letter
-        // still in `letters` that each of them has.
-        while letters != 0 {
-            let bit = letters & letters.wrapping_neg();
-            letters ^= bit;
-            out[n] = match (ca.mask & bit != 0, cb.mask & bit != 0) {
+        // Invariant: `ia` and `ib` index the entries of `a` and `b` for the lowest position
+        // still in `rest` that each of them has; `out[..n]` holds the merged lower positions.
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            out[n] = match (ma & bit != 0, mb & bit != 0) {
                 (true, true) => {
-                    let (x, y) = (self.edges[ia], self.edges[ib]);
-                    ia += 1;
-                    ib += 1;
-                    self.merge(x, y)
+                    let (x, y) = (self.words[ia], self.words[ib]);
+                    ia += 2;
+                    ib += 2;
+                    self.merge_choice(x, y)
                 }
                 (true, false) => {
-                    ia += 1;
-                    self.edges[ia - 1]
+                    ia += 2;
+                    self.entry(ia - 2)
                 }
-                (false, true) => {
-                    ib += 1;
-                    self.edges[ib - 1]
+                _ => {
+                    ib += 2;
+                    self.entry(ib - 2)
                 }
-                (false, false) => unreachable!("the letter is in one of the masks"),
             };
             n += 1;
         }
-        self.push_choice(ca.cell, ca.pos, mask, &out[..n])
+        self.push_sum(sat(pa as u64 + pb as u64), positions, &out[..n])
+    }
+
+    #[inline]
+    fn entry(&self, at: usize) -> Child {
+        Child {
+            node: self.words[at],
+            bound: self.words[at + 1],
+        }
+    }
+
+    fn merge_choice(&mut self, a: ChoiceId, b: ChoiceId) -> Child {
+        let (a, b) = (a as usize, b as usize);
+        let (ha, hb) = (self.words[a], self.words[b]);
+        debug_assert_eq!(ha >> POS_SHIFT, hb >> POS_SHIFT);
+        let (ma, mb) = (ha & LETTER_MASK, hb & LETTER_MASK);
+        let letters = ma | mb;
+        let mut out = [Child::default(); 26];
+        let (mut ia, mut ib) = (a + CHOICE_HEADER, b + CHOICE_HEADER);
+        let mut rest = letters;
+        let mut n = 0;
+        // Invariant: `ia` and `ib` index the entries of `a` and `b` for the lowest letter
+        // still in `rest` that each of them has.
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            out[n] = match (ma & bit != 0, mb & bit != 0) {
+                (true, true) => {
+                    let (x, y) = (self.words[ia], self.words[ib]);
+                    ia += 2;
+                    ib += 2;
+                    self.merge_sum(x, y)
+                }
+                (true, false) => {
+                    ia += 2;
+                    self.entry(ia - 2)
+                }
+                _ => {
+                    ib += 2;
+                    self.entry(ib - 2)
+                }
+            };
+            n += 1;
+        }
+        self.push_choice((ha >> POS_SHIFT) as usize, letters, &out[..n])
     }
 
     /// The child of branching `tree` on the cell at position `p` with `letter`: the tree of
     /// the sub-class with that cell forced, the cell removed. `tree` must have no cell at a
     /// position before `p`.
     pub fn branch(&mut self, tree: SumId, p: usize, letter: u8) -> SumId {
-        let s = self.sums[tree as usize];
-        let top = self.sum_children(s).first().copied();
-        let Some(top) = top.filter(|&c| self.choices[c as usize].pos as usize == p) else {
+        let s = tree as usize;
+        let positions = self.words[s];
+        debug_assert_eq!(positions & ((1u32 << p) - 1), 0, "a cell before {p}");
+        if positions & (1 << p) == 0 {
             // The cell at `p` is in no word path: the tree does not depend on it.
             return tree;
-        };
-        debug_assert!(
-            self.sum_children(s)
-                .iter()
-                .all(|&c| self.choices[c as usize].pos as usize >= p)
-        );
-        // The skip tree: the same points and every child but the top one (shares edges).
-        let rest_bound = self.sum_children(s)[1..]
-            .iter()
-            .fold(s.points as u64, |acc, &c| {
-                acc + self.choices[c as usize].bound as u64
-            });
-        self.sums.push(SumNode {
-            points: s.points,
-            bound: sat(rest_bound),
-            first: s.first + 1,
-            len: s.len - 1,
-        });
-        self.created += 1;
-        let skip = (self.sums.len() - 1) as SumId;
+        }
+        let top = self.words[s + SUM_HEADER];
+        // The skip tree: the same points and every child but the top one.
+        let len = positions.count_ones() as usize;
+        let mut rest = [Child::default(); MAX_TREE_CELLS];
+        for (k, r) in rest[..len - 1].iter_mut().enumerate() {
+            *r = self.entry(s + SUM_HEADER + 2 * (k + 1));
+        }
+        let points = self.words[s + 2];
+        let skip = self.push_sum(points, positions & !(1 << p), &rest[..len - 1]);
         match self.choice_child(top, letter) {
-            Some(forced) => self.merge(forced, skip),
-            None => skip,
+            Some(forced) => self.merge(forced, skip.node),
+            None => skip.node,
         }
     }
 }
@@ -460,7 +518,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             paths.par_sort_unstable();
         }
         paths.dedup();
-        self.build_sum(&paths, 0, arena)
+        self.build_sum(&paths, 0, arena).node
     }
 
     /// Records every word path that extends the path ending on `cell` at trie `node`.
@@ -513,13 +571,14 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     /// (`key & tail_mask(p)`), and each group below is a range of tail values found by binary
     /// search: the paths ending here have tail 0; the paths whose first choice at or after `p`
     /// is at position `q` have tails in `[1 << shift(q), 1 << (shift(q) + 5))`.
-    fn build_sum(&self, paths: &[PathKey], p: usize, arena: &mut Arena) -> SumId {
+    fn build_sum(&self, paths: &[PathKey], p: usize, arena: &mut Arena) -> Child {
         let tail = self.tail_mask(p);
         let ends = paths.partition_point(|(k, _)| k & tail == 0);
         let points = paths[..ends].iter().fold(0u64, |acc, &(_, w)| {
             acc + self.word_points[w as usize] as u64
         });
-        let mut children = [0 as ChoiceId; MAX_TREE_CELLS];
+        let mut children = [Child::default(); MAX_TREE_CELLS];
+        let mut positions = 0u32;
         let mut n = 0;
         let mut hi = paths.len();
         // Top position first: its group has the largest tails, at the end of the slice.
@@ -531,20 +590,21 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             let lo = ends + paths[ends..hi].partition_point(|(k, _)| k & tail < floor);
             if lo < hi {
                 children[n] = self.build_choice(&paths[lo..hi], q, arena);
+                positions |= 1 << q;
                 n += 1;
                 hi = lo;
             }
         }
-        arena.push_sum(sat(points), &children[..n])
+        arena.push_sum(sat(points), positions, &children[..n])
     }
 
     /// Builds the choice node at position `q` for `paths`, which all use that position (and
     /// agree before it), so they are sorted by the letter there.
-    fn build_choice(&self, paths: &[PathKey], q: usize, arena: &mut Arena) -> ChoiceId {
+    fn build_choice(&self, paths: &[PathKey], q: usize, arena: &mut Arena) -> Child {
         let shift = self.shift(q);
         let letter = |k: u128| ((k >> shift) & 31) as u8 - 1;
         let mut mask = 0u32;
-        let mut children = [0 as SumId; 26];
+        let mut children = [Child::default(); 26];
         let mut n = 0;
         let mut i = 0;
         while i < paths.len() {
@@ -555,6 +615,6 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             n += 1;
             i = j;
         }
-        arena.push_choice(self.order.cell(q) as u8, q as u8, mask, &children[..n])
+        arena.push_choice(q, mask, &children[..n])
     }
 }
