@@ -26,7 +26,9 @@
 //! - sum node: `[position mask, bound, points, (child, child bound)...]`: one choice child per
 //!   set bit of the position mask (bit `p` = the cell at position `p`), in position order;
 //! - choice node: `[letter mask | position << 26, bound, (child, child bound)...]`: one sum
-//!   child per set bit of the letter mask, in letter order.
+//!   child per set bit of the letter mask, in letter order;
+//! - a leaf (a sum node with points and no children; a fifth of all nodes) is not stored:
+//!   its id is `LEAF | points`, so reading or merging one costs no memory access.
 //!
 //! Nodes are never changed once made, so subtrees are shared freely (the tree is a DAG after
 //! merges), and everything allocated after a [`Mark`] can be dropped by [`Arena::reset`] once
@@ -37,7 +39,7 @@ use crate::board::Geometry;
 use crate::dict::{NodeId, Trie};
 use crate::solve::Scoring;
 
-/// Offset of a sum node in its [`Arena`].
+/// Offset of a sum node in its [`Arena`], or `LEAF | points` for a childless one.
 pub type SumId = u32;
 /// Offset of a choice node in its [`Arena`].
 pub type ChoiceId = u32;
@@ -53,6 +55,9 @@ const CHOICE_HEADER: usize = 2;
 /// A choice node's letter mask occupies the bits below this shift; its position those above.
 const POS_SHIFT: u32 = 26;
 const LETTER_MASK: u32 = (1 << POS_SHIFT) - 1;
+/// Marks a [`SumId`] that is a leaf: its low bits are its points, and nothing is stored.
+/// Offsets stay below it, so the arena holds at most 8 GiB.
+const LEAF: u32 = 1 << 31;
 
 /// A child entry: the child's offset and its bound.
 #[derive(Clone, Copy, Debug, Default)]
@@ -123,11 +128,12 @@ pub struct Arena {
     peak_bytes: u64,
 }
 
-/// A hint to load `words[at]` into the cache; it never faults and changes nothing.
+/// A hint to load node `at` into the cache (leaves have nothing to load); it never faults and
+/// changes nothing.
 #[inline(always)]
 fn prefetch(words: &[u32], at: u32) {
     #[cfg(target_arch = "x86_64")]
-    {
+    if at & LEAF == 0 {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
         let ptr = words.as_ptr().wrapping_add(at as usize) as *const i8;
         // SAFETY: a prefetch is only a hint: it reads nothing architecturally visible and
@@ -215,13 +221,28 @@ impl Arena {
     /// The bound of a sum node.
     #[inline]
     pub fn bound(&self, sum: SumId) -> u32 {
+        if sum & LEAF != 0 {
+            return sum & !LEAF;
+        }
         self.words[sum as usize + 1]
     }
 
     /// The points on a sum node itself.
     #[inline]
     pub fn points(&self, sum: SumId) -> u32 {
+        if sum & LEAF != 0 {
+            return sum & !LEAF;
+        }
         self.words[sum as usize + 2]
+    }
+
+    /// The position mask of a sum node's children.
+    #[inline]
+    fn positions(&self, sum: SumId) -> u32 {
+        if sum & LEAF != 0 {
+            return 0;
+        }
+        self.words[sum as usize]
     }
 
     /// The choice children of a sum node, top position first, with their positions and
@@ -229,7 +250,13 @@ impl Arena {
     #[inline]
     pub fn children(&self, sum: SumId) -> SumChildren<'_> {
         let s = sum as usize;
-        let positions = self.words[s];
+        let positions = self.positions(sum);
+        if positions == 0 {
+            return SumChildren {
+                entries: &[],
+                positions,
+            };
+        }
         let len = positions.count_ones() as usize;
         SumChildren {
             entries: &self.words[s + SUM_HEADER..s + SUM_HEADER + 2 * len],
@@ -314,15 +341,25 @@ impl Arena {
         Ok(())
     }
 
-    /// The offset the next node gets. Offsets are `u32`: the arena holds at most 16 GiB.
+    /// The offset the next node gets. Offsets stay below [`LEAF`].
     fn next_offset(&self) -> u32 {
-        u32::try_from(self.words.len())
-            .expect("orderly tree arena over 16 GiB: use a finer partition for this class")
+        let offset = self.words.len() as u64;
+        assert!(
+            offset < LEAF as u64,
+            "orderly tree arena over 8 GiB: use a finer partition for this class"
+        );
+        offset as u32
     }
 
     /// Appends a sum node; `positions` has one bit per entry of `children`.
     fn push_sum(&mut self, points: u32, positions: u32, children: &[Child]) -> Child {
         debug_assert_eq!(positions.count_ones() as usize, children.len());
+        if children.is_empty() && points < LEAF {
+            return Child {
+                node: LEAF | points,
+                bound: points,
+            };
+        }
         let bound = sat(children
             .iter()
             .fold(points as u64, |acc, c| acc + c.bound as u64));
@@ -356,21 +393,22 @@ impl Arena {
     }
 
     fn merge_sum(&mut self, a: SumId, b: SumId) -> Child {
-        let (a, b) = (a as usize, b as usize);
-        let (ma, mb) = (self.words[a], self.words[b]);
-        let (pa, pb) = (self.words[a + 2], self.words[b + 2]);
+        let (ma, mb) = (self.positions(a), self.positions(b));
+        let (pa, pb) = (self.points(a), self.points(b));
         if mb == 0 && pb == 0 {
             return Child {
-                node: a as u32,
-                bound: self.words[a + 1],
+                node: a,
+                bound: self.bound(a),
             };
         }
         if ma == 0 && pa == 0 {
             return Child {
-                node: b as u32,
-                bound: self.words[b + 1],
+                node: b,
+                bound: self.bound(b),
             };
         }
+        // Entries are only read for positions a node has, so a leaf's offset is never used.
+        let (a, b) = (a as usize, b as usize);
         let positions = ma | mb;
         let mut out = [Child::default(); MAX_TREE_CELLS];
         let (mut ia, mut ib) = (a + SUM_HEADER, b + SUM_HEADER);
@@ -473,7 +511,7 @@ impl Arena {
     /// position before `p`.
     pub fn branch(&mut self, tree: SumId, p: usize, letter: u8) -> SumId {
         let s = tree as usize;
-        let positions = self.words[s];
+        let positions = self.positions(tree);
         debug_assert_eq!(positions & ((1u32 << p) - 1), 0, "a cell before {p}");
         if positions & (1 << p) == 0 {
             // The cell at `p` is in no word path: the tree does not depend on it.
@@ -486,7 +524,7 @@ impl Arena {
         for (k, r) in rest[..len - 1].iter_mut().enumerate() {
             *r = self.entry(s + SUM_HEADER + 2 * (k + 1));
         }
-        let points = self.words[s + 2];
+        let points = self.points(tree);
         let skip = self.push_sum(points, positions & !(1 << p), &rest[..len - 1]);
         match self.choice_child(top, letter) {
             Some(forced) => self.merge(forced, skip.node),
