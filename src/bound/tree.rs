@@ -193,7 +193,8 @@ impl Arena {
         self.peak_bytes = self.peak_bytes.max(self.words.len() as u64 * 4);
     }
 
-    /// Nodes created so far (build and merges, including ones since dropped).
+    /// Nodes created so far (build and merges, including ones since dropped; leaves count
+    /// though they take no space).
     pub fn created(&self) -> u64 {
         self.created
     }
@@ -355,6 +356,8 @@ impl Arena {
     fn push_sum(&mut self, points: u32, positions: u32, children: &[Child]) -> Child {
         debug_assert_eq!(positions.count_ones() as usize, children.len());
         if children.is_empty() && points < LEAF {
+            // Counted like a stored node, so node counts stay comparable across layouts.
+            self.created += 1;
             return Child {
                 node: LEAF | points,
                 bound: points,
