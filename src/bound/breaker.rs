@@ -89,7 +89,8 @@ pub struct ClassBreaker<'d> {
     trie: Trie<'d>,
     geometry: Geometry,
     order: CellOrder,
-    scoring: Scoring,
+    /// Points of each word under the breaker's scoring.
+    word_points: Vec<u32>,
 }
 
 /// The mutable state of breaking one class.
@@ -112,7 +113,7 @@ impl<'d> ClassBreaker<'d> {
             trie,
             geometry,
             order,
-            scoring,
+            word_points: TreeBuilder::word_points(trie, scoring),
         }
     }
 
@@ -123,7 +124,8 @@ impl<'d> ClassBreaker<'d> {
 
     /// Builds the orderly tree of a class into `arena` and returns its root.
     pub fn build_tree(&self, class: &BoardClass, arena: &mut Arena) -> SumId {
-        TreeBuilder::new(self.trie, &self.geometry, &self.order, self.scoring).build(class, arena)
+        TreeBuilder::new(self.trie, &self.geometry, &self.order, &self.word_points)
+            .build(class, arena)
     }
 
     /// Finds every board of `class` that might score at least the threshold.

@@ -541,7 +541,7 @@ pub struct TreeBuilder<'a, 'd> {
     trie: Trie<'d>,
     geometry: &'a Geometry,
     order: &'a CellOrder,
-    word_points: Vec<u32>,
+    word_points: &'a [u32],
 }
 
 /// One word path: its choices packed by position (5 bits each, `letter + 1`, position 0 in
@@ -549,17 +549,23 @@ pub struct TreeBuilder<'a, 'd> {
 type PathKey = (u128, u32);
 
 impl<'a, 'd> TreeBuilder<'a, 'd> {
-    /// A builder for one word list, geometry, order and scoring.
+    /// The points of every word of `trie` (by word id), for [`TreeBuilder::new`]: compute
+    /// them once per word list, not once per class.
+    pub fn word_points(trie: Trie<'_>, scoring: Scoring) -> Vec<u32> {
+        (0..trie.word_count() as u32)
+            .map(|w| scoring.points(trie.word_len(w) as usize))
+            .collect()
+    }
+
+    /// A builder for one word list, geometry, order and the word points of a scoring.
     pub fn new(
         trie: Trie<'d>,
         geometry: &'a Geometry,
         order: &'a CellOrder,
-        scoring: Scoring,
+        word_points: &'a [u32],
     ) -> TreeBuilder<'a, 'd> {
         assert!(geometry.cells() <= MAX_TREE_CELLS, "tree size limit");
-        let word_points = (0..trie.word_count() as u32)
-            .map(|w| scoring.points(trie.word_len(w) as usize))
-            .collect();
+        assert_eq!(word_points.len(), trie.word_count(), "points per word");
         TreeBuilder {
             trie,
             geometry,
