@@ -284,6 +284,9 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
             &["break", s(&runp), "--shard", "1"]
         };
         fails_with(args, name.rsplit('/').next().expect("name"));
+        // Missing: refused with the file's name and the cause, once.
+        std::fs::remove_file(&path).expect("remove");
+        fails_with(&["break", s(&runp), "--shard", "1"], "No such file");
         std::fs::write(&path, &orig).expect("restore");
     }
     stdout_ok(&["status", s(&runp)]);

@@ -4,23 +4,26 @@ use crate::format::FormatError;
 use std::path::PathBuf;
 
 /// Why a pipeline stage refused to go on.
+///
+/// The message includes the cause, so causes are fields, not `source()`s: a chain would print
+/// the cause twice (`path: cause: cause`).
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {err}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The cause.
-        source: std::io::Error,
+        err: std::io::Error,
     },
     /// A framed file failed its header, length or checksum test, or rkyv's validation.
-    #[error("{path}: {source}")]
+    #[error("{path}: {err}")]
     Format {
         /// The file.
         path: PathBuf,
         /// The cause.
-        source: FormatError,
+        err: FormatError,
     },
     /// A file is damaged in a way the framing cannot describe (e.g. a journal record).
     #[error("{path}: corrupt: {why}")]
@@ -51,10 +54,10 @@ pub enum PipelineError {
 
 impl PipelineError {
     /// An I/O error on `path`.
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> PipelineError {
+    pub fn io(path: impl Into<PathBuf>, err: std::io::Error) -> PipelineError {
         PipelineError::Io {
             path: path.into(),
-            source,
+            err,
         }
     }
 }

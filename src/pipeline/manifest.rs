@@ -283,10 +283,10 @@ where
         FileBytes::Owned(v) => FileBytes::copy_of(&v),
         b => b,
     };
-    let range = format::unframe(bytes.as_ref(), kind, FORMAT_VERSION).map_err(|source| {
+    let range = format::unframe(bytes.as_ref(), kind, FORMAT_VERSION).map_err(|err| {
         PipelineError::Format {
             path: path.to_path_buf(),
-            source,
+            err,
         }
     })?;
     rkyv::from_bytes::<T, rkyv::rancor::Error>(&bytes.as_ref()[range]).map_err(|e| {

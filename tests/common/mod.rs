@@ -45,4 +45,9 @@ pub fn fails_with(args: &[&str], needle: &str) {
         "stderr of {args:?} lacks {needle:?}: {err}"
     );
     assert!(!err.contains("panicked"), "panic for {args:?}: {err}");
+    let parts: Vec<&str> = err.trim_end().split(": ").collect();
+    assert!(
+        parts.windows(2).all(|w| w[0] != w[1]),
+        "a cause is repeated in the message of {args:?}: {err}"
+    );
 }
