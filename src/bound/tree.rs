@@ -412,14 +412,27 @@ impl Arena {
         }
         // Entries are only read for positions a node has, so a leaf's offset is never used.
         let (a, b) = (a as usize, b as usize);
-        let positions = ma | mb;
         let mut out = [Child::default(); MAX_TREE_CELLS];
-        let (mut ia, mut ib) = (a + SUM_HEADER, b + SUM_HEADER);
+        let n = self.merge_entries::<false>(ma, mb, a + SUM_HEADER, b + SUM_HEADER, &mut out);
+        self.push_sum(sat(pa as u64 + pb as u64), ma | mb, &out[..n])
+    }
+
+    /// Merges two child lists keyed by bitmasks `ma` and `mb` (entries from `ia` and `ib`)
+    /// into `out`, one entry per bit of `ma | mb`, and returns their count. Children on a bit
+    /// both have are merged: sum nodes if `SUMS`, else choice nodes.
+    fn merge_entries<const SUMS: bool>(
+        &mut self,
+        ma: u32,
+        mb: u32,
+        mut ia: usize,
+        mut ib: usize,
+        out: &mut [Child],
+    ) -> usize {
         self.prefetch_pairs(ma, mb, ia, ib);
-        let mut rest = positions;
+        let mut rest = ma | mb;
         let mut n = 0;
-        // Invariant: `ia` and `ib` index the entries of `a` and `b` for the lowest position
-        // still in `rest` that each of them has; `out[..n]` holds the merged lower positions.
+        // Invariant: `ia` and `ib` index the entries of `a` and `b` for the lowest bit still
+        // in `rest` that each of them has; `out[..n]` holds the merged lower bits.
         while rest != 0 {
             let bit = rest & rest.wrapping_neg();
             rest ^= bit;
@@ -428,7 +441,11 @@ impl Arena {
                     let (x, y) = (self.words[ia], self.words[ib]);
                     ia += 2;
                     ib += 2;
-                    self.merge_choice(x, y)
+                    if SUMS {
+                        self.merge_sum(x, y)
+                    } else {
+                        self.merge_choice(x, y)
+                    }
                 }
                 (true, false) => {
                     ia += 2;
@@ -441,7 +458,7 @@ impl Arena {
             };
             n += 1;
         }
-        self.push_sum(sat(pa as u64 + pb as u64), positions, &out[..n])
+        n
     }
 
     /// Asks the CPU to start loading the nodes that both `a` and `b` have on the bits of
@@ -477,36 +494,9 @@ impl Arena {
         let (ha, hb) = (self.words[a], self.words[b]);
         debug_assert_eq!(ha >> POS_SHIFT, hb >> POS_SHIFT);
         let (ma, mb) = (ha & LETTER_MASK, hb & LETTER_MASK);
-        let letters = ma | mb;
         let mut out = [Child::default(); 26];
-        let (mut ia, mut ib) = (a + CHOICE_HEADER, b + CHOICE_HEADER);
-        self.prefetch_pairs(ma, mb, ia, ib);
-        let mut rest = letters;
-        let mut n = 0;
-        // Invariant: `ia` and `ib` index the entries of `a` and `b` for the lowest letter
-        // still in `rest` that each of them has.
-        while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
-            rest ^= bit;
-            out[n] = match (ma & bit != 0, mb & bit != 0) {
-                (true, true) => {
-                    let (x, y) = (self.words[ia], self.words[ib]);
-                    ia += 2;
-                    ib += 2;
-                    self.merge_sum(x, y)
-                }
-                (true, false) => {
-                    ia += 2;
-                    self.entry(ia - 2)
-                }
-                _ => {
-                    ib += 2;
-                    self.entry(ib - 2)
-                }
-            };
-            n += 1;
-        }
-        self.push_choice((ha >> POS_SHIFT) as usize, letters, &out[..n])
+        let n = self.merge_entries::<true>(ma, mb, a + CHOICE_HEADER, b + CHOICE_HEADER, &mut out);
+        self.push_choice((ha >> POS_SHIFT) as usize, ma | mb, &out[..n])
     }
 
     /// The child of branching `tree` on the cell at position `p` with `letter`: the tree of
