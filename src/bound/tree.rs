@@ -205,20 +205,6 @@ impl Arena {
         self.peak_bytes
     }
 
-    /// Nodes reachable from a sum node, counting shared nodes once per path (a tree count).
-    pub fn tree_size(&self, root: SumId) -> u64 {
-        1 + self
-            .children(root)
-            .map(|(c, _, _)| {
-                1 + self
-                    .choice_entries(c)
-                    .chunks_exact(2)
-                    .map(|e| self.tree_size(e[0]))
-                    .sum::<u64>()
-            })
-            .sum::<u64>()
-    }
-
     /// The bound of a sum node.
     #[inline]
     pub fn bound(&self, sum: SumId) -> u32 {
@@ -265,9 +251,10 @@ impl Arena {
         }
     }
 
-    /// The position of a choice node's cell in the cell order.
-    #[inline]
-    pub fn choice_pos(&self, choice: ChoiceId) -> usize {
+    /// The position of a choice node's cell in the cell order (stored in its header; merges
+    /// read it there directly).
+    #[cfg(test)]
+    fn choice_pos(&self, choice: ChoiceId) -> usize {
         (self.words[choice as usize] >> POS_SHIFT) as usize
     }
 
@@ -278,6 +265,7 @@ impl Arena {
     }
 
     /// The child entries of a choice node, `(child, bound)` pairs in letter order.
+    #[cfg(test)]
     fn choice_entries(&self, choice: ChoiceId) -> &[u32] {
         let c = choice as usize;
         let len = (self.words[c] & LETTER_MASK).count_ones() as usize;
@@ -461,9 +449,9 @@ impl Arena {
         n
     }
 
-    /// Asks the CPU to start loading the nodes that both `a` and `b` have on the bits of
-    /// `common` (entries start at `fa` and `fb`), so the merges that follow do not wait on
-    /// one cache miss after another.
+    /// Asks the CPU to start loading the child pairs that two nodes with child masks `ma` and
+    /// `mb` (entries from `fa` and `fb`) have on their common bits, so the merges that follow
+    /// do not wait on one cache miss after another.
     #[inline]
     fn prefetch_pairs(&self, ma: u32, mb: u32, fa: usize, fb: usize) {
         let mut common = ma & mb;
