@@ -251,3 +251,28 @@ fn top_split_units_add_up_to_the_whole() {
     joined.sort();
     assert_eq!(joined, whole.candidates);
 }
+
+/// A breaker reuses the memory of one class for the next: breaking classes one after another
+/// with one breaker (big class, small, big again) gives what fresh breakers give, node counts
+/// and peak memory included.
+#[test]
+fn a_reused_breaker_breaks_like_a_fresh_one() {
+    let size: Size = "3x3".parse().unwrap();
+    let big = BoardClass::parse(
+        size,
+        "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz",
+    )
+    .unwrap();
+    let mut rng = Rng(2026);
+    let small = random_class(&mut rng, size, 2);
+    let settings = BreakSettings::with_default_switchover(300);
+    let reused = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
+    for class in [&big, &small, &big, &small] {
+        let fresh = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
+        let mut a = reused.break_class(class, &settings);
+        let mut b = fresh.break_class(class, &settings);
+        a.seconds = 0.0;
+        b.seconds = 0.0;
+        assert_eq!(a, b, "{class}");
+    }
+}
