@@ -140,8 +140,11 @@ impl<'d> ClassBreaker<'d> {
 
     /// Builds the orderly tree of a class into `arena` and returns its root.
     pub fn build_tree(&self, class: &BoardClass, arena: &mut Arena) -> SumId {
+        self.builder().build(class, arena)
+    }
+
+    fn builder(&self) -> TreeBuilder<'_, 'd> {
         TreeBuilder::new(self.trie, &self.geometry, &self.order, &self.word_points)
-            .build(class, arena)
     }
 
     /// Finds every board of `class` that might score at least the threshold.
@@ -176,7 +179,8 @@ impl<'d> ClassBreaker<'d> {
                 ..BreakOutcome::default()
             },
         };
-        let root = TreeBuilder::new(self.trie, &self.geometry, &self.order, &self.word_points)
+        let root = self
+            .builder()
             .build_reusing(class, &mut run.arena, &mut buffers);
         let root_bound = run.arena.bound(root);
         let mut total = BreakOutcome {

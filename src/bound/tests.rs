@@ -220,14 +220,20 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
     );
 }
 
-#[test]
-fn top_split_units_add_up_to_the_whole() {
+/// The issue's 3x3 class: big enough to branch at S = 300-500, small enough for a test.
+fn issue_class() -> BoardClass {
     let size: Size = "3x3".parse().unwrap();
-    let class = BoardClass::parse(
+    BoardClass::parse(
         size,
         "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz",
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn top_split_units_add_up_to_the_whole() {
+    let class = issue_class();
+    let size = class.size();
     let breaker = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
     let settings = BreakSettings::with_default_switchover(500);
     let whole = breaker.break_class(&class, &settings);
@@ -257,12 +263,8 @@ fn top_split_units_add_up_to_the_whole() {
 /// and peak memory included.
 #[test]
 fn a_reused_breaker_breaks_like_a_fresh_one() {
-    let size: Size = "3x3".parse().unwrap();
-    let big = BoardClass::parse(
-        size,
-        "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz",
-    )
-    .unwrap();
+    let big = issue_class();
+    let size = big.size();
     let mut rng = Rng(2026);
     let small = random_class(&mut rng, size, 2);
     let settings = BreakSettings::with_default_switchover(300);
