@@ -62,8 +62,9 @@ check_published() {
     esac
     local t=$(( SCORE > threshold ? SCORE : threshold ))
     local want got
-    want=$(awk -F': ' -v t="$t" '$2 >= t { print $1 ": " $2 }' "$ref")
-    got=$(tail -n +2 "$RUN/results.csv" | awk -F, -v t="$t" '$2 >= t { print $1 ": " $2 }')
+    # Compared as sorted lists: the published file and results.csv order ties differently.
+    want=$(awk -F': ' -v t="$t" '$2 >= t { print $1 ": " $2 }' "$ref" | sort)
+    got=$(tail -n +2 "$RUN/results.csv" | awk -F, -v t="$t" '$2 >= t { print $1 ": " $2 }' | sort)
     if [[ "$want" == "$got" ]]; then
         echo "published ($ref, score >= $t): $(printf '%s\n' "$want" | grep -c .) boards: same"
     else
