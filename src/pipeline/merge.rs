@@ -32,12 +32,18 @@ fn journals(run: &RunDir) -> Result<Vec<JournalContents>, PipelineError> {
 /// id, then board). Returns the number of candidates.
 pub fn rescore(run: &RunDir) -> Result<usize, PipelineError> {
     let rows = rescored(run, &journals(run)?)?;
+    write_candidates(run, &rows)?;
+    Ok(rows.len())
+}
+
+/// Writes `RUN/candidates.csv` from rescored rows.
+fn write_candidates(run: &RunDir, rows: &[Rescored]) -> Result<(), PipelineError> {
     let mut out = csv::Writer::from_writer(Vec::new());
     let path = run.root().join("candidates.csv");
     let csv_err = |e: csv::Error| PipelineError::io(&path, std::io::Error::other(e));
     out.write_record(["board", "demulti", "score", "class_id"])
         .map_err(csv_err)?;
-    for r in &rows {
+    for r in rows {
         out.write_record([
             r.board.clone(),
             r.demulti.to_string(),
@@ -49,8 +55,7 @@ pub fn rescore(run: &RunDir) -> Result<usize, PipelineError> {
     let bytes = out
         .into_inner()
         .map_err(|e| PipelineError::io(&path, std::io::Error::other(e.to_string())))?;
-    crate::format::write_atomic(&path, &bytes).map_err(|e| PipelineError::io(&path, e))?;
-    Ok(rows.len())
+    crate::format::write_atomic(&path, &bytes).map_err(|e| PipelineError::io(&path, e))
 }
 
 fn rescored(run: &RunDir, journals: &[JournalContents]) -> Result<Vec<Rescored>, PipelineError> {
@@ -101,8 +106,9 @@ pub struct MergeReport {
 pub fn merge(run: &RunDir) -> Result<MergeReport, PipelineError> {
     let m = run.manifest();
     let journals = journals(run)?;
-    rescore(run)?;
+    // Candidates are scored once, for candidates.csv and the results alike.
     let rows = rescored(run, &journals)?;
+    write_candidates(run, &rows)?;
 
     // Results: each canonical board once (a board can lie in one canonical class only, but
     // be found under different symmetric images within it), with its lowest class id.
