@@ -1,10 +1,11 @@
 //! Class-breaking benchmark: full 3x3 runs and a fixed sample of 4x4 classes, one thread.
 //!
 //! `cargo bench --bench break_classes -- [3x3] [4x4-sample] [hardest]` (default: 3x3 and
-//! 4x4-sample). Figures go to standard output; nothing here asserts a time.
+//! 4x4-sample). `order=4,5,3,...` breaks the classes with that cell order instead of the
+//! default one (give one size's groups at a time: 9 cells for 3x3, 16 for the others). Figures go to standard output; nothing here asserts a time.
 
 use bogglemax::board::Size;
-use bogglemax::bound::{BreakSettings, ClassBreaker, ClassSpace, Partition};
+use bogglemax::bound::{BreakSettings, CellOrder, ClassBreaker, ClassSpace, Partition};
 use bogglemax::dict::Dictionary;
 use bogglemax::solve::Scoring;
 use std::time::Instant;
@@ -23,9 +24,22 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn run(dict: &Dictionary, size: Size, partition: &str, threshold: u32, ids: &[u64]) {
+fn run(
+    dict: &Dictionary,
+    size: Size,
+    partition: &str,
+    threshold: u32,
+    ids: &[u64],
+    order: Option<&str>,
+) {
     let space = ClassSpace::new(size, Partition::parse(partition).expect("valid partition"));
-    let breaker = ClassBreaker::new(dict.trie(), size, Scoring::Standard);
+    let breaker = match order {
+        None => ClassBreaker::new(dict.trie(), size, Scoring::Standard),
+        Some(text) => {
+            let order = CellOrder::parse(size.cells(), text).expect("valid cell order");
+            ClassBreaker::with_order(dict.trie(), size, Scoring::Standard, order)
+        }
+    };
     let settings = BreakSettings::with_default_switchover(threshold);
     let start = Instant::now();
     let mut times = Vec::new();
@@ -39,7 +53,8 @@ fn run(dict: &Dictionary, size: Size, partition: &str, threshold: u32, ids: &[u6
     }
     times.sort_by(|a, b| b.0.total_cmp(&a.0));
     println!(
-        "{size} '{partition}' S={threshold}: {} classes, {:.2} s, {candidates} candidates",
+        "{size} '{partition}' S={threshold} order {}: {} classes, {:.2} s, {candidates} candidates",
+        breaker.order(),
         ids.len(),
         start.elapsed().as_secs_f64()
     );
@@ -56,7 +71,9 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
-    let want = |name: &str| args.is_empty() || args.iter().any(|a| a == name);
+    let order = args.iter().find_map(|a| a.strip_prefix("order="));
+    let args: Vec<&String> = args.iter().filter(|a| !a.starts_with("order=")).collect();
+    let want = |name: &str| args.is_empty() || args.iter().any(|a| *a == name);
     let dict = Dictionary::enable2k();
     if want("3x3") {
         let size: Size = "3x3".parse().expect("size");
@@ -66,7 +83,7 @@ fn main() {
             "bdfgjqvwxz aeiou lnrsy chkmpt",
         ] {
             let space = ClassSpace::new(size, Partition::parse(p).expect("partition"));
-            run(&dict, size, p, 500, &space.canonical_ids());
+            run(&dict, size, p, 500, &space.canonical_ids(), order);
         }
     }
     if want("4x4-sample") {
@@ -79,7 +96,7 @@ fn main() {
             .collect();
         ids.sort_unstable();
         println!("4x4 sample ids (seed {SAMPLE_SEED}): {ids:?}");
-        run(&dict, size, PARTITION_4X4, 3500, &ids);
+        run(&dict, size, PARTITION_4X4, 3500, &ids, order);
     }
     if want("hardest") {
         let size: Size = "4x4".parse().expect("size");
@@ -91,6 +108,7 @@ fn main() {
             PARTITION_4X4,
             3500,
             &[space.id_of_board(&board)],
+            order,
         );
     }
 }

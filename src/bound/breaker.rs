@@ -122,8 +122,20 @@ struct Run<'c> {
 impl<'d> ClassBreaker<'d> {
     /// A breaker for `size` boards (at most 25 cells).
     pub fn new(trie: Trie<'d>, size: Size, scoring: Scoring) -> ClassBreaker<'d> {
+        let order = CellOrder::centre_first(&Geometry::new(size));
+        ClassBreaker::with_order(trie, size, scoring, order)
+    }
+
+    /// A breaker whose trees put cells in `order` (which must cover `size`'s cells) instead
+    /// of the default centre-first order. Any order gives sound bounds; it changes the work.
+    pub fn with_order(
+        trie: Trie<'d>,
+        size: Size,
+        scoring: Scoring,
+        order: CellOrder,
+    ) -> ClassBreaker<'d> {
         let geometry = Geometry::new(size);
-        let order = CellOrder::centre_first(&geometry);
+        assert_eq!(order.len(), geometry.cells(), "cell order length");
         ClassBreaker {
             trie,
             geometry,

@@ -13,7 +13,9 @@ pub use class::{
     ALL_LETTERS, BoardClass, ClassError, ClassSpace, LetterSet, Partition, parse_set, set_string,
 };
 pub use orderly_bound::OrderlyBound;
-pub use tree::{Arena, CellOrder, MAX_TREE_CELLS, Mark, PathBuffers, SumId, TreeBuilder};
+pub use tree::{
+    Arena, CellOrder, CellOrderError, MAX_TREE_CELLS, Mark, PathBuffers, SumId, TreeBuilder,
+};
 
 #[cfg(test)]
 mod tests;

@@ -3,10 +3,11 @@
 use super::common::{DictArgs, Output, parse_size};
 use crate::board::{Board, Geometry, Size};
 use crate::bound::{
-    Arena, BoardClass, BreakSettings, ClassBreaker, ClassSpace, MAX_TREE_CELLS, Partition,
-    max_nomark, sum_union,
+    Arena, BoardClass, BreakSettings, CellOrder, ClassBreaker, ClassSpace, MAX_TREE_CELLS,
+    Partition, max_nomark, sum_union,
 };
-use crate::solve::Solver;
+use crate::dict::Dictionary;
+use crate::solve::{Scoring, Solver};
 use anyhow::{Context, bail};
 use clap::Args;
 use std::io::Write;
@@ -71,6 +72,11 @@ pub struct BoundArgs {
     pub size: Size,
     #[command(flatten)]
     pub dict: DictArgs,
+    /// Cell order of the trees, top first, as cell numbers (column-major), e.g. for 3x3
+    /// '4,5,3,1,7,0,2,6,8'. Default: centre cells, then edges, then corners. Any order gives
+    /// sound bounds; it changes the bound and the work.
+    #[arg(long, value_name = "CELLS")]
+    pub cell_order: Option<String>,
     /// The class: one letter set per cell.
     #[arg(required = true, num_args = 1.., value_name = "CLASS")]
     pub class: Vec<String>,
@@ -86,12 +92,29 @@ fn parse_class(size: Size, words: &[String]) -> anyhow::Result<BoardClass> {
     Ok(BoardClass::parse(size, &words.join(" "))?)
 }
 
+/// A class breaker with the default cell order, or the one written in `order`.
+fn breaker<'d>(
+    dict: &'d Dictionary,
+    size: Size,
+    scoring: Scoring,
+    order: Option<&str>,
+) -> anyhow::Result<ClassBreaker<'d>> {
+    Ok(match order {
+        None => ClassBreaker::new(dict.trie(), size, scoring),
+        Some(text) => {
+            let order = CellOrder::parse(size.cells(), text)?;
+            ClassBreaker::with_order(dict.trie(), size, scoring, order)
+        }
+    })
+}
+
 /// Runs `bogglemax bound`.
 pub fn run_bound(args: &BoundArgs, out: &mut Output) -> anyhow::Result<()> {
     let class = parse_class(args.size, &args.class)?;
     let dict = args.dict.load()?;
     let geometry = Geometry::new(args.size);
     let scoring = args.dict.scoring;
+    let breaker = breaker(&dict, args.size, scoring, args.cell_order.as_deref())?;
     writeln!(
         out,
         "sum_union={}",
@@ -102,7 +125,6 @@ pub fn run_bound(args: &BoundArgs, out: &mut Output) -> anyhow::Result<()> {
         "max_nomark={}",
         max_nomark(dict.trie(), &geometry, &class, scoring)
     )?;
-    let breaker = ClassBreaker::new(dict.trie(), args.size, scoring);
     let start = Instant::now();
     let mut arena = Arena::new();
     let root = breaker.build_tree(&class, &mut arena);
@@ -131,6 +153,11 @@ pub struct BreakClassArgs {
     /// Default: 1.5 × S.
     #[arg(long, value_name = "B")]
     pub switchover: Option<u32>,
+    /// Cell order of the trees, top first, as cell numbers (column-major), e.g. for 3x3
+    /// '4,5,3,1,7,0,2,6,8'. Default: centre cells, then edges, then corners. Any order gives
+    /// sound bounds; it changes the bound and the work.
+    #[arg(long, value_name = "CELLS")]
+    pub cell_order: Option<String>,
     /// The class: one letter set per cell.
     #[arg(required = true, num_args = 1.., value_name = "CLASS")]
     pub class: Vec<String>,
@@ -144,11 +171,17 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
     if let Some(b) = args.switchover {
         settings.switchover = b;
     }
-    let breaker = ClassBreaker::new(dict.trie(), args.size, args.dict.scoring);
+    let breaker = breaker(
+        &dict,
+        args.size,
+        args.dict.scoring,
+        args.cell_order.as_deref(),
+    )?;
     let outcome = breaker.break_class(&class, &settings);
     let geometry = Geometry::new(args.size);
     let mut solver = Solver::new(dict.trie(), &geometry, args.dict.scoring);
     writeln!(out, "class: {class}")?;
+    writeln!(out, "cell_order: {}", breaker.order())?;
     writeln!(out, "root_bound: {}", outcome.root_bound)?;
     writeln!(
         out,
