@@ -121,6 +121,47 @@ fn small_proof_equals_brute_force() {
         })
         .collect();
     assert_eq!(got, expected);
+
+    // candidates.csv: every candidate once, with its true Score (which never exceeds its
+    // DeMulti), every result among them; the count agrees with the summary, `rescore` alone
+    // writes the same file, and no temporary file is left behind.
+    let candidates = std::fs::read_to_string(runp.join("candidates.csv")).expect("candidates");
+    let mut lines = candidates.lines();
+    assert_eq!(lines.next(), Some("board,demulti,score,class_id"));
+    let mut rows = 0;
+    let mut reaching = BTreeMap::new();
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        let board = Board::parse(size, f[0]).expect("board");
+        let (demulti, score): (u64, u64) = (f[1].parse().unwrap(), f[2].parse().unwrap());
+        assert_eq!(symmetries.canonical(&board), board, "{line}");
+        assert_eq!(solver.score(&board), score, "{line}");
+        assert!(demulti >= threshold && demulti >= score, "{line}");
+        if score >= threshold {
+            reaching.insert(f[0].to_string(), score);
+        }
+        rows += 1;
+    }
+    assert_eq!(reaching, expected);
+    assert!(
+        summary.contains(&format!("\ncandidates: {rows}\n")),
+        "{summary}"
+    );
+    let rescored = stdout_ok(&["rescore", s(&runp)]);
+    assert!(
+        rescored.starts_with(&format!("rescored {rows} candidates")),
+        "{rescored}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(runp.join("candidates.csv")).expect("candidates"),
+        candidates
+    );
+    let stray: Vec<_> = std::fs::read_dir(&runp)
+        .expect("run dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
 }
 
 /// Plans the kill-test run: 3x3 over a word list of nine letters, a few CPU-seconds of work.

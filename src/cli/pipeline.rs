@@ -153,17 +153,20 @@ pub fn run_break(args: &BreakArgs, out: &mut Output) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Flags of `bogglemax rescore`, `merge` and `status`.
+/// Flags of `bogglemax rescore` and `merge`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
     /// The run directory.
     pub run: PathBuf,
+    /// No progress display (rescore and merge show one on standard error, shard by shard).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Runs `bogglemax rescore`.
 pub fn run_rescore(args: &RunArgs, out: &mut Output) -> anyhow::Result<()> {
     let run = RunDir::open(&args.run)?;
-    let n = pipeline::rescore(&run)?;
+    let n = pipeline::rescore(&run, args.quiet)?;
     writeln!(
         out,
         "rescored {n} candidates into {}",
@@ -175,7 +178,7 @@ pub fn run_rescore(args: &RunArgs, out: &mut Output) -> anyhow::Result<()> {
 /// Runs `bogglemax merge`.
 pub fn run_merge(args: &RunArgs, out: &mut Output) -> anyhow::Result<()> {
     let run = RunDir::open(&args.run)?;
-    let report = pipeline::merge(&run)?;
+    let report = pipeline::merge(&run, args.quiet)?;
     write!(out, "{}", report.summary)?;
     out.flush()?;
     if !report.complete {

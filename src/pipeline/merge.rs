@@ -4,11 +4,15 @@
 use super::error::PipelineError;
 use super::journal::{JournalContents, read_journal};
 use super::manifest::RunDir;
+use super::progress::Progress;
 use crate::board::{Board, Geometry, Symmetries};
 use crate::solve::Solver;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::PathBuf;
 
 /// One rescored candidate.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -19,74 +23,135 @@ struct Rescored {
     score: u64,
 }
 
-/// Reads every shard's journal (unlocked; missing journals read as empty).
-fn journals(run: &RunDir) -> Result<Vec<JournalContents>, PipelineError> {
-    let m = run.manifest();
-    (0..m.shards)
-        .map(|k| read_journal(&run.journal_path(k), m.run_id(), m.size()))
-        .collect()
+/// `RUN/candidates.csv` being written: rows go to a temporary file beside it, which takes
+/// the name only when every shard is written, so a failed or killed pass leaves the old file.
+struct CandidatesFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    /// `None` once `finish` has taken it.
+    out: Option<csv::Writer<BufWriter<File>>>,
 }
 
-/// Scores every candidate of the finished classes with the solver and writes
-/// `RUN/candidates.csv` (`board,demulti,score,class_id`; boards canonical; sorted by class
-/// id, then board). Returns the number of candidates.
-pub fn rescore(run: &RunDir) -> Result<usize, PipelineError> {
-    let rows = rescored(run, &journals(run)?)?;
-    write_candidates(run, &rows)?;
-    Ok(rows.len())
-}
-
-/// Writes `RUN/candidates.csv` from rescored rows.
-fn write_candidates(run: &RunDir, rows: &[Rescored]) -> Result<(), PipelineError> {
-    let mut out = csv::Writer::from_writer(Vec::new());
-    let path = run.root().join("candidates.csv");
-    let csv_err = |e: csv::Error| PipelineError::io(&path, std::io::Error::other(e));
-    out.write_record(["board", "demulti", "score", "class_id"])
-        .map_err(csv_err)?;
-    for r in rows {
-        out.write_record([
-            r.board.clone(),
-            r.demulti.to_string(),
-            r.score.to_string(),
-            r.class_id.to_string(),
-        ])
-        .map_err(csv_err)?;
+impl CandidatesFile {
+    fn create(run: &RunDir) -> Result<CandidatesFile, PipelineError> {
+        let path = run.root().join("candidates.csv");
+        let tmp = run
+            .root()
+            .join(format!(".candidates.csv.tmp.{}", std::process::id()));
+        let file = File::create(&tmp).map_err(|e| PipelineError::io(&tmp, e))?;
+        let mut file = CandidatesFile {
+            path,
+            tmp,
+            out: Some(csv::Writer::from_writer(BufWriter::with_capacity(
+                1 << 20,
+                file,
+            ))),
+        };
+        file.write_row(["board", "demulti", "score", "class_id"])?;
+        Ok(file)
     }
-    let bytes = out
-        .into_inner()
-        .map_err(|e| PipelineError::io(&path, std::io::Error::other(e.to_string())))?;
-    crate::format::write_atomic(&path, &bytes).map_err(|e| PipelineError::io(&path, e))
+
+    fn write_row<const N: usize>(&mut self, row: [&str; N]) -> Result<(), PipelineError> {
+        let out = self.out.as_mut().expect("rows are written before finish");
+        out.write_record(row)
+            .map_err(|e| PipelineError::io(&self.tmp, std::io::Error::other(e)))
+    }
+
+    fn write(&mut self, rows: &[Rescored]) -> Result<(), PipelineError> {
+        for r in rows {
+            let (demulti, score, class_id) = (
+                r.demulti.to_string(),
+                r.score.to_string(),
+                r.class_id.to_string(),
+            );
+            self.write_row([&r.board, &demulti, &score, &class_id])?;
+        }
+        Ok(())
+    }
+
+    /// Syncs the rows and gives the file its name.
+    fn finish(mut self) -> Result<(), PipelineError> {
+        let io = |e: std::io::Error| PipelineError::io(&self.tmp, e);
+        let out = self.out.take().expect("finish runs once");
+        let file = out
+            .into_inner()
+            .map_err(|e| io(std::io::Error::other(e.to_string())))?
+            .into_inner()
+            .map_err(|e| io(e.into_error()))?;
+        file.sync_all().map_err(io)?;
+        std::fs::rename(&self.tmp, &self.path).map_err(io)?;
+        if let Some(dir) = self.path.parent() {
+            // Persists the rename; a failure only weakens durability, not correctness.
+            let _ = File::open(dir).and_then(|d| d.sync_all());
+        }
+        Ok(())
+    }
 }
 
-fn rescored(run: &RunDir, journals: &[JournalContents]) -> Result<Vec<Rescored>, PipelineError> {
+impl Drop for CandidatesFile {
+    fn drop(&mut self) {
+        // Unfinished (an error on the way), the partial file goes; once renamed, the
+        // temporary name no longer exists and this does nothing.
+        let _ = std::fs::remove_file(&self.tmp);
+    }
+}
+
+/// Rescores the candidates shard by shard: reads one journal, scores its candidates (in
+/// parallel), appends them to `RUN/candidates.csv` (`board,demulti,score,class_id`; boards
+/// canonical; shard by shard, and in a shard by class id, then board) and hands the journal
+/// and its rows to `visit`. Only one shard's candidates are in memory at a time: a 4x4 run
+/// has billions. Returns the number of candidates.
+fn rescore_shards(
+    run: &RunDir,
+    quiet: bool,
+    mut visit: impl FnMut(u32, &JournalContents, &[Rescored]),
+) -> Result<usize, PipelineError> {
     let m = run.manifest();
     let dict = run.dictionary()?;
     let geometry = Geometry::new(m.size());
     let symmetries = Symmetries::new(m.size());
-    let mut items: Vec<(u64, Board, u32)> = Vec::new();
-    for j in journals {
-        for rec in j.classes.values() {
-            items.extend(
+    let mut file = CandidatesFile::create(run)?;
+    let progress = Progress::counting("rescore", m.shards as u64, "shards", quiet);
+    let mut total = 0;
+    for k in 0..m.shards {
+        let journal = read_journal(&run.journal_path(k), m.run_id(), m.size())?;
+        let items: Vec<(u64, Board, u32)> = journal
+            .classes
+            .values()
+            .flat_map(|rec| {
                 rec.candidates
                     .iter()
-                    .map(|c| (rec.class_id, c.board, c.demulti)),
-            );
-        }
+                    .map(|c| (rec.class_id, c.board, c.demulti))
+            })
+            .collect();
+        let mut rows: Vec<Rescored> = items
+            .par_iter()
+            .map_init(
+                || Solver::new(dict.trie(), &geometry, m.scoring()),
+                |solver, &(class_id, board, demulti)| Rescored {
+                    board: symmetries.canonical(&board).to_string(),
+                    class_id,
+                    demulti,
+                    score: solver.score(&board),
+                },
+            )
+            .collect();
+        rows.sort_by(|a, b| (a.class_id, &a.board).cmp(&(b.class_id, &b.board)));
+        file.write(&rows)?;
+        total += rows.len();
+        visit(k, &journal, &rows);
+        progress.inc();
     }
-    let mut rows: Vec<Rescored> = items
-        .par_iter()
-        .map_init(
-            || Solver::new(dict.trie(), &geometry, m.scoring()),
-            |solver, &(class_id, board, demulti)| Rescored {
-                board: symmetries.canonical(&board).to_string(),
-                class_id,
-                demulti,
-                score: solver.score(&board),
-            },
-        )
-        .collect();
-    rows.sort_by(|a, b| (a.class_id, &a.board).cmp(&(b.class_id, &b.board)));
-    Ok(rows)
+    progress.finish();
+    file.finish()?;
+    Ok(total)
+}
+
+/// Scores every candidate of the finished classes with the solver and writes
+/// `RUN/candidates.csv`, showing progress by shard unless `quiet`. Returns the number of
+/// candidates.
+pub fn rescore(run: &RunDir, quiet: bool) -> Result<usize, PipelineError> {
+    rescore_shards(run, quiet, |_, _, _| {})
 }
 
 /// What `merge` found.
@@ -102,21 +167,53 @@ pub struct MergeReport {
 
 /// Rescores the candidates, writes `RUN/results.csv` (`board,score,words,class_id`:
 /// canonical boards with Score ≥ S, each once, by score descending then board) and
-/// `RUN/summary.txt`, and decides whether the run is a complete proof.
-pub fn merge(run: &RunDir) -> Result<MergeReport, PipelineError> {
+/// `RUN/summary.txt`, and decides whether the run is a complete proof. Shows progress by
+/// shard unless `quiet`.
+pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
     let m = run.manifest();
-    let journals = journals(run)?;
-    // Candidates are scored once, for candidates.csv and the results alike.
-    let rows = rescored(run, &journals)?;
-    write_candidates(run, &rows)?;
-
-    // Results: each canonical board once (a board can lie in one canonical class only, but
-    // be found under different symmetric images within it), with its lowest class id.
+    // One pass over the journals: rescore each shard's candidates, keep the results (few)
+    // and each finished class's figures, never all candidates.
     let mut best: BTreeMap<String, (u64, u64)> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.score >= m.threshold as u64) {
-        let e = best.entry(r.board.clone()).or_insert((r.score, r.class_id));
-        e.1 = e.1.min(r.class_id);
-    }
+    let mut problems = Vec::new();
+    let mut covered: Vec<u64> = Vec::new();
+    let mut finished = 0usize;
+    let mut broken = 0usize;
+    let mut seconds = 0f64;
+    let mut slowest: Vec<(f64, u64, u64)> = Vec::new();
+    let candidates = rescore_shards(run, quiet, |k, journal, rows| {
+        // Results: each canonical board once (a board can lie in one canonical class only,
+        // but be found under different symmetric images within it), with its lowest class id.
+        for r in rows.iter().filter(|r| r.score >= m.threshold as u64) {
+            let e = best.entry(r.board.clone()).or_insert((r.score, r.class_id));
+            e.1 = e.1.min(r.class_id);
+        }
+        // Coverage: the shards must hold every canonical class exactly once, and every
+        // class must be finished in its shard's journal.
+        match run.shard(k) {
+            Ok(shard) => {
+                let done = shard
+                    .ids
+                    .iter()
+                    .filter(|id| journal.classes.contains_key(id))
+                    .count();
+                if done < shard.ids.len() {
+                    problems.push(format!(
+                        "shard {k} unfinished: {done}/{} classes",
+                        shard.ids.len()
+                    ));
+                }
+                covered.extend_from_slice(&shard.ids);
+            }
+            Err(e) => problems.push(format!("shard {k} unreadable: {e}")),
+        }
+        for rec in journal.classes.values() {
+            finished += 1;
+            broken += rec.candidates.is_empty() as usize;
+            seconds += rec.seconds;
+            slowest.push((rec.seconds, rec.class_id, rec.peak_bytes));
+        }
+    })?;
+
     let dict = run.dictionary()?;
     let size = m.size();
     let geometry = Geometry::new(size);
@@ -149,44 +246,6 @@ pub fn merge(run: &RunDir) -> Result<MergeReport, PipelineError> {
         .map_err(|e| PipelineError::io(&path, std::io::Error::other(e.to_string())))?;
     crate::format::write_atomic(&path, &bytes).map_err(|e| PipelineError::io(&path, e))?;
 
-    // Coverage: the shards must hold every canonical class exactly once, and every class
-    // must be finished in its shard's journal.
-    let mut problems = Vec::new();
-    let mut covered: Vec<u64> = Vec::new();
-    let mut finished = 0usize;
-    let mut broken = 0usize;
-    let mut candidates = 0usize;
-    let mut seconds = 0f64;
-    let mut slowest: Vec<(f64, u64, u64)> = Vec::new();
-    for k in 0..m.shards {
-        let shard = match run.shard(k) {
-            Ok(s) => s,
-            Err(e) => {
-                problems.push(format!("shard {k} unreadable: {e}"));
-                continue;
-            }
-        };
-        let j = &journals[k as usize];
-        let done = shard
-            .ids
-            .iter()
-            .filter(|id| j.classes.contains_key(id))
-            .count();
-        if done < shard.ids.len() {
-            problems.push(format!(
-                "shard {k} unfinished: {done}/{} classes",
-                shard.ids.len()
-            ));
-        }
-        for rec in j.classes.values() {
-            finished += 1;
-            broken += rec.candidates.is_empty() as usize;
-            candidates += rec.candidates.len();
-            seconds += rec.seconds;
-            slowest.push((rec.seconds, rec.class_id, rec.peak_bytes));
-        }
-        covered.extend_from_slice(&shard.ids);
-    }
     covered.sort_unstable();
     let expected = m.space().canonical_ids();
     if covered != expected {

@@ -12,6 +12,7 @@ const LINE_EVERY: Duration = Duration::from_secs(30);
 /// A counter of finished items shown as a bar or as periodic lines.
 pub struct Progress {
     label: String,
+    unit: &'static str,
     total: u64,
     bar: Option<ProgressBar>,
     plain: Option<Mutex<(u64, Instant)>>,
@@ -19,15 +20,20 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Progress over `total` items; `quiet` shows nothing.
+    /// Progress over `total` classes; `quiet` shows nothing.
     pub fn new(label: &str, total: u64, quiet: bool) -> Progress {
+        Progress::counting(label, total, "classes", quiet)
+    }
+
+    /// Progress over `total` items called `unit` (e.g. "shards"); `quiet` shows nothing.
+    pub fn counting(label: &str, total: u64, unit: &'static str, quiet: bool) -> Progress {
         let terminal = std::io::stderr().is_terminal();
         let bar = (!quiet && terminal).then(|| {
             let bar = ProgressBar::new(total);
             bar.set_style(
-                ProgressStyle::with_template(
-                    "{msg} [{bar:40}] {pos}/{len} classes, {elapsed} (eta {eta})",
-                )
+                ProgressStyle::with_template(&format!(
+                    "{{msg}} [{{bar:40}}] {{pos}}/{{len}} {unit}, {{elapsed}} (eta {{eta}})"
+                ))
                 .expect("a fixed, valid template")
                 .progress_chars("=> "),
             );
@@ -37,6 +43,7 @@ impl Progress {
         let plain = (!quiet && !terminal).then(|| Mutex::new((0, Instant::now())));
         Progress {
             label: label.to_string(),
+            unit,
             total,
             bar,
             plain,
@@ -55,10 +62,11 @@ impl Progress {
             if state.1.elapsed() >= LINE_EVERY {
                 state.1 = Instant::now();
                 eprintln!(
-                    "{}: {}/{} classes, {:.0} s",
+                    "{}: {}/{} {}, {:.0} s",
                     self.label,
                     state.0,
                     self.total,
+                    self.unit,
                     self.start.elapsed().as_secs_f64()
                 );
             }
