@@ -155,10 +155,17 @@ fn branching_keeps_the_invariant_and_never_raises_bounds() {
         for (b, s) in all.iter().step_by(3) {
             let mut tree = root;
             for p in 0..order.len().min(3) {
+                let promised = arena.branch_bound(tree, p, b.get(order.cell(p)));
                 let child = arena.branch(tree, p, b.get(order.cell(p)));
                 assert!(
                     arena.bound(child) <= arena.bound(tree),
                     "bound rose {class}"
+                );
+                // The breaker skips merges whose promised bound is at most the switchover.
+                assert!(
+                    arena.bound(child) as u64 <= promised,
+                    "branch_bound {promised} below the merged bound {} {class}",
+                    arena.bound(child)
                 );
                 assert_eq!(
                     arena.force(child, b.letters(), &order),
@@ -204,13 +211,11 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                     threshold: s,
                     switchover,
                 };
-                let got: BTreeMap<Board, u32> = breaker
-                    .break_class(&class, &settings)
-                    .candidates
-                    .iter()
-                    .map(|c| (c.board, c.demulti))
-                    .collect();
+                let found = breaker.break_class(&class, &settings).candidates;
+                let got: BTreeMap<Board, u32> =
+                    found.iter().map(|c| (c.board, c.demulti)).collect();
                 assert_eq!(got, want, "{size} seed {seed} S={s} B={switchover} {class}");
+                assert_eq!(found.len(), got.len(), "a board reported twice: {class}");
             }
         }
     }

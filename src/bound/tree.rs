@@ -558,6 +558,28 @@ impl Arena {
         self.push_choice((ha >> POS_SHIFT) as usize, ma | mb, &out[..n])
     }
 
+    /// An upper bound on `bound(branch(tree, p, letter))`, read off `tree` without building
+    /// anything: the forced child's bound plus the skip tree's. It holds because a merge's
+    /// bound is at most the sum of its operands' (points add; a merged choice's best letter
+    /// scores at most the two best added). It is also the bound OrderlyBound starts from when
+    /// it fixes `letter` at `p` on `tree` itself. `tree` must have no cell before `p`.
+    #[inline]
+    pub fn branch_bound(&self, tree: SumId, p: usize, letter: u8) -> u64 {
+        let bound = self.bound(tree) as u64;
+        if bound == u32::MAX as u64 {
+            // Saturated: the true sum is unknown, so promise nothing.
+            return u64::MAX;
+        }
+        if self.positions(tree) & (1 << p) == 0 {
+            return bound;
+        }
+        // The top entry is the choice at `p`, with its bound.
+        let s = tree as usize;
+        let (top, top_bound) = (self.words[s + SUM_HEADER], self.words[s + SUM_HEADER + 1]);
+        let forced = self.choice_child(top, letter).map_or(0, |c| self.bound(c));
+        bound - top_bound as u64 + forced as u64
+    }
+
     /// The child of branching `tree` on the cell at position `p` with `letter`: the tree of
     /// the sub-class with that cell forced, the cell removed. `tree` must have no cell at a
     /// position before `p`.
