@@ -149,8 +149,8 @@ pub struct BreakClassArgs {
     /// The score S sought: report every board of the class that might score S or more.
     #[arg(long, value_name = "S")]
     pub score: u32,
-    /// Branch by merging trees while the bound is above B, then switch to OrderlyBound.
-    /// Default: 1.5 × S.
+    /// Branch by merging trees while the bound is above B, then switch to OrderlyBound (also
+    /// for a branch whose unmerged trees' bounds add up to at most B). Default: 1.5 × S.
     #[arg(long, value_name = "B")]
     pub switchover: Option<u32>,
     /// Cell order of the trees, top first, as cell numbers (column-major), e.g. for 3x3
