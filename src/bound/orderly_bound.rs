@@ -10,6 +10,17 @@
 //! stacked nodes (the paper's lemma, per-cell stacks instead of one), so
 //! `points + pending ≥ Force(T, B)` and a walk with `points + pending < S` can stop.
 //! When every cell is fixed the stacks are empty and `points = Force(T, B)` exactly.
+//!
+//! # The per-position bound
+//! `pending` lets every stacked node pick its own best letter, though the nodes stacked at
+//! one position all read the same cell. The walk also keeps, for each position `q` and
+//! letter `l`, the sum of the stacked nodes' child bounds for `l`. A board puts one letter
+//! `l` on that cell, and each node then forces at most its `l` child's bound, so
+//! `Σ Force(node, B) ≤ max_l (sum for l)` over the nodes at `q`: a bound at most the sum of
+//! their own bounds, often far below it. The walk stops when `points` plus these
+//! per-position bounds is below `S`, and skips a letter at `p` whose own sum cannot reach
+//! `S` with them, before stacking anything. This is the synchronisation a merge buys, one
+//! level deep and without building nodes; it lets the breaker hand larger trees to the walk.
 
 use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, SumId};
 
@@ -21,6 +32,9 @@ pub struct OrderlyBound<'a> {
     cells: &'a [u32],
     threshold: u64,
     stacks: Vec<Vec<u32>>,
+    /// `letter_bounds[q][l]`: the sum, over the choice nodes in `stacks[q]`, of the bound of
+    /// each node's child for letter `l` (0 where it has none).
+    letter_bounds: Vec<[u64; 26]>,
     /// The letter fixed on each cell so far.
     pub letters: Vec<u8>,
     /// Boards found, with their forced score.
@@ -48,6 +62,7 @@ impl<'a> OrderlyBound<'a> {
             cells,
             threshold: threshold as u64,
             stacks: scratch,
+            letter_bounds: vec![[0; 26]; order.len()],
             letters,
             found: Vec::new(),
             eliminated: vec![0; order.len() + 1],
@@ -66,10 +81,60 @@ impl<'a> OrderlyBound<'a> {
             self.stacks[pos].push(c);
             pending += bound as u64;
         }
+        for q in p..self.order.len() {
+            self.add_letter_bounds(q, 0);
+        }
         self.step(p, self.arena.points(tree) as u64, pending);
         for s in &mut self.stacks {
             s.clear();
         }
+        for row in &mut self.letter_bounds {
+            *row = [0; 26];
+        }
+    }
+
+    /// Adds the child bounds of the nodes stacked at position `pos` above `len` to the
+    /// position's letter sums.
+    #[inline]
+    fn add_letter_bounds(&mut self, pos: usize, len: usize) {
+        let row = &mut self.letter_bounds[pos];
+        for &c in &self.stacks[pos][len..] {
+            let (mut mask, entries) = self.arena.choice_letters(c);
+            for pair in entries.chunks_exact(2) {
+                row[mask.trailing_zeros() as usize] += pair[1] as u64;
+                mask &= mask - 1;
+            }
+        }
+    }
+
+    /// Unstacks every node above `len` at position `pos`, taking their bounds back out of
+    /// the position's letter sums.
+    #[inline]
+    fn truncate(&mut self, pos: usize, len: usize) {
+        let row = &mut self.letter_bounds[pos];
+        for &c in &self.stacks[pos][len..] {
+            let (mut mask, entries) = self.arena.choice_letters(c);
+            for pair in entries.chunks_exact(2) {
+                row[mask.trailing_zeros() as usize] -= pair[1] as u64;
+                mask &= mask - 1;
+            }
+        }
+        self.stacks[pos].truncate(len);
+    }
+
+    /// The most that the nodes stacked at position `q` can force together: their summed
+    /// child bounds for the best letter the cell may take. Every board puts one letter there,
+    /// so this bounds their forced sum, and it is at most the sum of their own bounds.
+    #[inline]
+    fn position_bound(&self, q: usize) -> u64 {
+        let row = &self.letter_bounds[q];
+        let mut letters = self.cells[self.order.cell(q)];
+        let mut best = 0;
+        while letters != 0 {
+            best = best.max(row[letters.trailing_zeros() as usize]);
+            letters &= letters - 1;
+        }
+        best
     }
 
     fn step(&mut self, p: usize, points: u64, pending: u64) {
@@ -81,6 +146,12 @@ impl<'a> OrderlyBound<'a> {
             debug_assert_eq!(pending, 0);
             self.found
                 .push((self.letters.clone(), points.min(u32::MAX as u64) as u32));
+            return;
+        }
+        let n = self.order.len();
+        let later: u64 = (p + 1..n).map(|q| self.position_bound(q)).sum();
+        if points + later + self.position_bound(p) < self.threshold {
+            self.eliminated[p] += 1;
             return;
         }
         let cell = self.order.cell(p);
@@ -98,6 +169,18 @@ impl<'a> OrderlyBound<'a> {
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
+            if points + self.letter_bounds[p][l as usize] + later < self.threshold {
+                self.eliminated[p + 1] += 1;
+                continue;
+            }
+            // Three passes, so that the cache misses of one pass overlap: start loading the
+            // sum children for `l`, stack their choice children (starting to load those),
+            // then add the new nodes' child bounds to the letter sums.
+            for &c in &here {
+                if let Some(s) = self.arena.choice_child(c, l) {
+                    self.arena.prefetch(s);
+                }
+            }
             let mut add = 0u64;
             let mut added_bound = 0u64;
             for &c in &here {
@@ -106,14 +189,18 @@ impl<'a> OrderlyBound<'a> {
                     for (k, pos, bound) in self.arena.children(s) {
                         // Orderly: a child's cell comes after its parent's, so after `p`.
                         self.stacks[pos].push(k);
+                        self.arena.prefetch(k);
                         added_bound += bound as u64;
                     }
                 }
             }
+            for (q, &len) in (p + 1..n).zip(&lens) {
+                self.add_letter_bounds(q, len as usize);
+            }
             self.letters[cell] = l;
             self.step(p + 1, points + add, rest + added_bound);
-            for (s, &len) in self.stacks[p + 1..].iter_mut().zip(&lens) {
-                s.truncate(len as usize);
+            for (q, &len) in (p + 1..n).zip(&lens) {
+                self.truncate(q, len as usize);
             }
         }
         self.stacks[p] = here;

@@ -343,6 +343,25 @@ impl Arena {
         &self.words[c + CHOICE_HEADER..c + CHOICE_HEADER + 2 * len]
     }
 
+    /// A choice node's letter mask and its child entries, `(child, bound)` pairs in letter
+    /// order (one pair per set bit of the mask).
+    #[inline]
+    pub fn choice_letters(&self, choice: ChoiceId) -> (u32, &[u32]) {
+        let c = choice as usize;
+        let mask = self.words[c] & LETTER_MASK;
+        let len = mask.count_ones() as usize;
+        (
+            mask,
+            &self.words[c + CHOICE_HEADER..c + CHOICE_HEADER + 2 * len],
+        )
+    }
+
+    /// A hint to load node `node` (sum or choice) into the cache before it is read.
+    #[inline(always)]
+    pub fn prefetch(&self, node: u32) {
+        prefetch(&self.words, node);
+    }
+
     /// The sum child of a choice node for `letter`, if it has one.
     #[inline]
     pub fn choice_child(&self, choice: ChoiceId, letter: u8) -> Option<SumId> {

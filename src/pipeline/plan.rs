@@ -4,7 +4,7 @@
 use super::error::PipelineError;
 use super::manifest::{Manifest, RunDir};
 use crate::board::Size;
-use crate::bound::{ClassSpace, Partition};
+use crate::bound::{BreakSettings, ClassSpace, Partition};
 use crate::dict::Dictionary;
 use crate::solve::Scoring;
 use std::path::Path;
@@ -17,7 +17,7 @@ pub struct PlanSettings {
     pub partition: String,
     /// The score S sought.
     pub threshold: u32,
-    /// Switchover bound (default 1.5 S).
+    /// Switchover bound (default 2 S).
     pub switchover: Option<u32>,
     /// Scoring.
     pub scoring: Scoring,
@@ -84,7 +84,7 @@ pub fn planned_manifest(dict: &Dictionary, settings: &PlanSettings, classes: u64
         threshold: settings.threshold,
         switchover: settings
             .switchover
-            .unwrap_or(settings.threshold.saturating_add(settings.threshold / 2)),
+            .unwrap_or(BreakSettings::with_default_switchover(settings.threshold).switchover),
         scoring: settings.scoring.to_string(),
         wordlist: dict.info().source.clone(),
         wordlist_sha256: dict.info().sha256.clone(),
