@@ -82,7 +82,7 @@ impl<'a> OrderlyBound<'a> {
             pending += bound as u64;
         }
         for q in p..self.order.len() {
-            self.add_letter_bounds(q, 0);
+            self.update_letter_bounds::<true>(q, 0);
         }
         self.step(p, self.arena.points(tree) as u64, pending);
         for s in &mut self.stacks {
@@ -93,33 +93,23 @@ impl<'a> OrderlyBound<'a> {
         }
     }
 
-    /// Adds the child bounds of the nodes stacked at position `pos` above `len` to the
-    /// position's letter sums.
+    /// Adds the child bounds of the nodes stacked at position `pos` from index `from` on to
+    /// the position's letter sums, or takes them back out if not `ADD`.
     #[inline]
-    fn add_letter_bounds(&mut self, pos: usize, len: usize) {
+    fn update_letter_bounds<const ADD: bool>(&mut self, pos: usize, from: usize) {
         let row = &mut self.letter_bounds[pos];
-        for &c in &self.stacks[pos][len..] {
+        for &c in &self.stacks[pos][from..] {
             let (mut mask, entries) = self.arena.choice_letters(c);
             for pair in entries.chunks_exact(2) {
-                row[mask.trailing_zeros() as usize] += pair[1] as u64;
+                let sum = &mut row[mask.trailing_zeros() as usize];
+                if ADD {
+                    *sum += pair[1] as u64;
+                } else {
+                    *sum -= pair[1] as u64;
+                }
                 mask &= mask - 1;
             }
         }
-    }
-
-    /// Unstacks every node above `len` at position `pos`, taking their bounds back out of
-    /// the position's letter sums.
-    #[inline]
-    fn truncate(&mut self, pos: usize, len: usize) {
-        let row = &mut self.letter_bounds[pos];
-        for &c in &self.stacks[pos][len..] {
-            let (mut mask, entries) = self.arena.choice_letters(c);
-            for pair in entries.chunks_exact(2) {
-                row[mask.trailing_zeros() as usize] -= pair[1] as u64;
-                mask &= mask - 1;
-            }
-        }
-        self.stacks[pos].truncate(len);
     }
 
     /// The most that the nodes stacked at position `q` can force together: their summed
@@ -195,12 +185,13 @@ impl<'a> OrderlyBound<'a> {
                 }
             }
             for (q, &len) in (p + 1..n).zip(&lens) {
-                self.add_letter_bounds(q, len as usize);
+                self.update_letter_bounds::<true>(q, len as usize);
             }
             self.letters[cell] = l;
             self.step(p + 1, points + add, rest + added_bound);
             for (q, &len) in (p + 1..n).zip(&lens) {
-                self.truncate(q, len as usize);
+                self.update_letter_bounds::<false>(q, len as usize);
+                self.stacks[q].truncate(len as usize);
             }
         }
         self.stacks[p] = here;
