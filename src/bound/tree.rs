@@ -338,9 +338,7 @@ impl Arena {
     /// The child entries of a choice node, `(child, bound)` pairs in letter order.
     #[cfg(test)]
     fn choice_entries(&self, choice: ChoiceId) -> &[u32] {
-        let c = choice as usize;
-        let len = (self.words[c] & LETTER_MASK).count_ones() as usize;
-        &self.words[c + CHOICE_HEADER..c + CHOICE_HEADER + 2 * len]
+        self.choice_letters(choice).1
     }
 
     /// A choice node's letter mask and its child entries, `(child, bound)` pairs in letter
