@@ -291,9 +291,11 @@ proof_complete() { # RUN WHAT
 }
 
 # ---- the proofs ----------------------------------------------------------------------
-# 4x2 at 250: 76 classes, ~15 CPU-seconds in all, ~2 s per shard, 120 boards in results.csv.
+# 3x3 at 500: 102 classes, ~30 CPU-seconds in all, ~4.5 s per 8th shard, 42 boards in
+# results.csv. A shard must run for a few seconds, so that B can cancel one while it runs
+# (4x2 at 250, used before, ran 0.7 s a shard once OrderlyBound got faster).
 plan() { # RUN SHARDS
-    "$BIN" plan --size 4x2 --partition "aeiosuy bcdfghjklmnpqrtvwxz" --score 250 \
+    "$BIN" plan --size 3x3 --partition "aeiosuy bcdfghjklmnpqrtvwxz" --score 500 \
         --shards "$2" --out "$1" > /dev/null
 }
 A=$T/A B=$T/B L=$T/L
