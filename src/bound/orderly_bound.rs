@@ -5,22 +5,22 @@
 //! At position `p` the walk has fixed the letters of cells at positions `< p`. `points` is
 //! the sum of the points of every sum node whose path those letters realise and whose
 //! choices lie entirely before `p`; `stacks[q]` holds the choice nodes at position `q ≥ p`
-//! hanging off such realised sum nodes; `pending` is the sum of their bounds. Then for every
-//! board `B` extending the fixed letters, `Force(T, B) = points + Σ Force(node, B)` over the
-//! stacked nodes (the paper's lemma, per-cell stacks instead of one), so
-//! `points + pending ≥ Force(T, B)` and a walk with `points + pending < S` can stop.
-//! When every cell is fixed the stacks are empty and `points = Force(T, B)` exactly.
+//! hanging off such realised sum nodes. Then for every board `B` extending the fixed
+//! letters, `Force(T, B) = points + Σ Force(node, B)` over the stacked nodes (the paper's
+//! lemma, per-cell stacks instead of one). When every cell is fixed the stacks are empty and
+//! `points = Force(T, B)` exactly.
 //!
-//! # The per-position bound
-//! `pending` lets every stacked node pick its own best letter, though the nodes stacked at
-//! one position all read the same cell. The walk also keeps, for each position `q` and
-//! letter `l`, the sum of the stacked nodes' child bounds for `l`. A board puts one letter
-//! `l` on that cell, and each node then forces at most its `l` child's bound, so
-//! `Σ Force(node, B) ≤ max_l (sum for l)` over the nodes at `q`: a bound at most the sum of
-//! their own bounds, often far below it. The walk stops when `points` plus these
-//! per-position bounds is below `S`, and skips a letter at `p` whose own sum cannot reach
-//! `S` with them, before stacking anything. This is the synchronisation a merge buys, one
-//! level deep and without building nodes; it lets the breaker hand larger trees to the walk.
+//! # The bound: the best letter per position
+//! The paper bounds the stacked nodes by the sum of their bounds, letting every node pick
+//! its own best letter, though the nodes stacked at one position all read the same cell.
+//! The walk instead keeps, for each position `q` and letter `l`, the sum of the stacked
+//! nodes' child bounds for `l`. A board puts one letter `l` on that cell, and each node then
+//! forces at most its `l` child's bound, so `Σ Force(node, B) ≤ max_l (sum for l)` over the
+//! nodes at `q`: at most the sum of their own bounds, often far below it. The walk stops
+//! when `points` plus these per-position bounds is below `S`, and skips a letter at `p`
+//! whose own sum cannot reach `S` with them, before stacking anything. This is the
+//! synchronisation a merge buys, one level deep and without building nodes; it lets the
+//! breaker hand larger trees to the walk.
 
 use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, SumId};
 
@@ -76,15 +76,13 @@ impl<'a> OrderlyBound<'a> {
 
     /// Runs the walk on `tree`, whose cells all lie at positions `≥ p`.
     pub fn run(&mut self, tree: SumId, p: usize) {
-        let mut pending = 0u64;
-        for (c, pos, bound) in self.arena.children(tree) {
+        for (c, pos, _) in self.arena.children(tree) {
             self.stacks[pos].push(c);
-            pending += bound as u64;
         }
         for q in p..self.order.len() {
             self.update_letter_bounds::<true>(q, 0);
         }
-        self.step(p, self.arena.points(tree) as u64, pending);
+        self.step(p, self.arena.points(tree) as u64);
         for s in &mut self.stacks {
             s.clear();
         }
@@ -127,30 +125,22 @@ impl<'a> OrderlyBound<'a> {
         best
     }
 
-    fn step(&mut self, p: usize, points: u64, pending: u64) {
-        if points + pending < self.threshold {
+    fn step(&mut self, p: usize, points: u64) {
+        let n = self.order.len();
+        let later: u64 = (p + 1..n).map(|q| self.position_bound(q)).sum();
+        let here_bound = if p < n { self.position_bound(p) } else { 0 };
+        if points + here_bound + later < self.threshold {
             self.eliminated[p] += 1;
             return;
         }
-        if p == self.order.len() {
-            debug_assert_eq!(pending, 0);
+        if p == n {
+            // Every cell is fixed: the stacks are empty and `points` is the forced score.
             self.found
                 .push((self.letters.clone(), points.min(u32::MAX as u64) as u32));
             return;
         }
-        let n = self.order.len();
-        let later: u64 = (p + 1..n).map(|q| self.position_bound(q)).sum();
-        if points + later + self.position_bound(p) < self.threshold {
-            self.eliminated[p] += 1;
-            return;
-        }
         let cell = self.order.cell(p);
         let here = std::mem::take(&mut self.stacks[p]);
-        let here_bound: u64 = here
-            .iter()
-            .map(|&c| self.arena.choice_bound(c) as u64)
-            .sum();
-        let rest = pending - here_bound;
         let mut lens = [0u32; MAX_TREE_CELLS];
         for (len, s) in lens.iter_mut().zip(&self.stacks[p + 1..]) {
             *len = s.len() as u32;
@@ -172,15 +162,13 @@ impl<'a> OrderlyBound<'a> {
                 }
             }
             let mut add = 0u64;
-            let mut added_bound = 0u64;
             for &c in &here {
                 if let Some(s) = self.arena.choice_child(c, l) {
                     add += self.arena.points(s) as u64;
-                    for (k, pos, bound) in self.arena.children(s) {
+                    for (k, pos, _) in self.arena.children(s) {
                         // Orderly: a child's cell comes after its parent's, so after `p`.
                         self.stacks[pos].push(k);
                         self.arena.prefetch(k);
-                        added_bound += bound as u64;
                     }
                 }
             }
@@ -188,7 +176,7 @@ impl<'a> OrderlyBound<'a> {
                 self.update_letter_bounds::<true>(q, len as usize);
             }
             self.letters[cell] = l;
-            self.step(p + 1, points + add, rest + added_bound);
+            self.step(p + 1, points + add);
             for (q, &len) in (p + 1..n).zip(&lens) {
                 self.update_letter_bounds::<false>(q, len as usize);
                 self.stacks[q].truncate(len as usize);
