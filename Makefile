@@ -7,11 +7,11 @@ build:
 	$(CARGO) build --release
 
 test:
-	$(CARGO) test --release
+	$(CARGO) test --release --features failpoints
 
 lint:
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --release --all-targets -- -D warnings
+	$(CARGO) clippy --release --all-targets --all-features -- -D warnings
 
 bench: build
 	$(CARGO) bench --bench solver

@@ -11,6 +11,7 @@ pub mod board;
 pub mod bound;
 pub mod cli;
 pub mod dict;
+pub mod failpoint;
 pub mod format;
 pub mod pipeline;
 pub mod rng;

@@ -1,31 +1,15 @@
 //! End-to-end tests of the proof pipeline: a complete small proof checked against brute
-//! force, kill-and-resume runs, locks, corrupted files and mismatched runs.
+//! force, torn and corrupted files, locks and mismatched runs. Crash-and-resume runs are in
+//! `resume.rs`.
 
 use bogglemax::board::{Board, Geometry, Size, Symmetries};
 use bogglemax::dict::Dictionary;
 use bogglemax::solve::{Scoring, Solver};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
-use common::{bin, fails_with, run, stdout_ok};
-use std::time::Duration;
-
-/// The ENABLE2K words spelled only with `letters`, written to `dir/words.txt`.
-fn small_wordlist(dir: &Path, letters: &str) -> PathBuf {
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("wordlists/enable2k.txt"),
-    )
-    .expect("enable2k");
-    let words: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|w| !w.is_empty() && w.chars().all(|c| letters.contains(c)))
-        .collect();
-    let path = dir.join("words.txt");
-    std::fs::write(&path, words.join("\n")).expect("write word list");
-    path
-}
+use common::{bin, fails_with, run, small_wordlist, stdout_ok};
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
@@ -162,88 +146,6 @@ fn small_proof_equals_brute_force() {
         .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
         .collect();
     assert!(stray.is_empty(), "{stray:?}");
-}
-
-/// Plans the kill-test run: 3x3 over a word list of nine letters, a few CPU-seconds of work.
-fn plan_kill_run(dir: &Path, name: &str, list: &Path) -> PathBuf {
-    let runp = dir.join(name);
-    stdout_ok(&[
-        "plan",
-        "--size",
-        "3x3",
-        "--partition",
-        PARTITION_2,
-        "--score",
-        "295",
-        "--shards",
-        "2",
-        "--wordlist",
-        s(list),
-        "--out",
-        s(&runp),
-    ]);
-    runp
-}
-
-#[test]
-fn killed_breaks_resume_to_identical_results() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let list = small_wordlist(dir.path(), "aeirstdnl");
-    let reference = plan_kill_run(dir.path(), "reference", &list);
-    stdout_ok(&["break", s(&reference), "--all", "--quiet"]);
-    stdout_ok(&["merge", s(&reference)]);
-    let want = std::fs::read(reference.join("results.csv")).expect("results");
-    assert!(want.len() > 40, "the reference run has results");
-
-    let killed = plan_kill_run(dir.path(), "killed", &list);
-    // Deterministic "random" moments, from 20 ms to 1.5 s.
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut kills = 0;
-    for _ in 0..8 {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let ms = 20 + state % 1500;
-        let mut child = bin()
-            .args([
-                "break",
-                s(&killed),
-                "--all",
-                "--quiet",
-                "--checkpoint-secs",
-                "0",
-            ])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("spawn");
-        std::thread::sleep(Duration::from_millis(ms));
-        if child.try_wait().expect("wait").is_none() {
-            child.kill().expect("SIGKILL");
-            kills += 1;
-        }
-        child.wait().expect("reap");
-    }
-    assert!(kills > 0, "at least one break was killed mid-run");
-    let status =
-        String::from_utf8(run(&["status", s(&killed), "--pending"]).stdout).expect("utf-8");
-    // Finish it, then the result must be byte-identical; merge also refuses a journal
-    // that records any class twice, so success shows none was.
-    stdout_ok(&[
-        "break",
-        s(&killed),
-        "--all",
-        "--quiet",
-        "--checkpoint-secs",
-        "0",
-    ]);
-    let summary = stdout_ok(&["merge", s(&killed)]);
-    assert!(summary.contains("proof: complete"), "{summary}");
-    assert_eq!(
-        std::fs::read(killed.join("results.csv")).expect("results"),
-        want
-    );
-    eprintln!("{kills} kills; pending before the last run: {status:?}");
 }
 
 #[test]

@@ -123,7 +123,14 @@ fn case() -> impl Strategy<Value = (usize, usize, Vec<u8>, Vec<String>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    // A fixed seed: every run checks the same 200 cases, so a red run is reproducible and
+    // never a matter of luck (and no regressions file is written into the tree).
+    #![proptest_config(ProptestConfig {
+        cases: 200,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(20_261_125),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn solver_equals_brute_force((cols, rows, letters, lines) in case()) {

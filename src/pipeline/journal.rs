@@ -305,7 +305,18 @@ impl ShardJournal {
         buf.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
         buf.extend_from_slice(&payload);
         let io = |e| PipelineError::io(&self.path, e);
+        if crate::failpoint::fires("journal-torn") {
+            self.file.write_all(&buf[..buf.len() / 2]).map_err(io)?;
+            self.file.sync_data().map_err(io)?;
+            crate::failpoint::stop("journal-torn");
+        }
         self.file.write_all(&buf).map_err(io)?;
-        self.file.sync_data().map_err(io)
+        self.file.sync_data().map_err(io)?;
+        crate::failpoint::point(if rec.part.is_some() {
+            "part-journaled"
+        } else {
+            "class-journaled"
+        });
+        Ok(())
     }
 }

@@ -79,6 +79,7 @@ impl CandidatesFile {
             .into_inner()
             .map_err(|e| io(e.into_error()))?;
         file.sync_all().map_err(io)?;
+        crate::failpoint::point("before-rename");
         std::fs::rename(&self.tmp, &self.path).map_err(io)?;
         if let Some(dir) = self.path.parent() {
             // Persists the rename; a failure only weakens durability, not correctness.

@@ -71,6 +71,7 @@ pub fn plan(
     ));
     let _ = std::fs::remove_dir_all(&tmp);
     RunDir::create(&tmp, manifest, &dict.to_compiled(), &shards)?;
+    crate::failpoint::point("before-rename");
     std::fs::rename(&tmp, out).map_err(|e| PipelineError::io(out, e))?;
     RunDir::open(out)
 }

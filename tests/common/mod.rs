@@ -2,11 +2,14 @@
 //! require the one-line, exit-status-2 refusal every bad input gets.
 #![allow(dead_code)] // each test crate uses its own subset
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The binary under test.
+/// The binary under test, with no crash point armed from the caller's environment.
 pub fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_bogglemax"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bogglemax"));
+    cmd.env_remove("BOGGLEMAX_FAILPOINT");
+    cmd
 }
 
 /// Runs it with `args` and collects its output.
@@ -50,4 +53,20 @@ pub fn fails_with(args: &[&str], needle: &str) {
         parts.windows(2).all(|w| w[0] != w[1]),
         "a cause is repeated in the message of {args:?}: {err}"
     );
+}
+
+/// The ENABLE2K words spelled only with `letters`, written to `dir/words.txt`.
+pub fn small_wordlist(dir: &Path, letters: &str) -> PathBuf {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("wordlists/enable2k.txt"),
+    )
+    .expect("enable2k");
+    let words: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|w| !w.is_empty() && w.chars().all(|c| letters.contains(c)))
+        .collect();
+    let path = dir.join("words.txt");
+    std::fs::write(&path, words.join("\n")).expect("write word list");
+    path
 }

@@ -1,0 +1,300 @@
+//! Crash-and-resume tests. Every crash is placed by progress, never by the clock: a named
+//! crash point (src/failpoint.rs) kills the worker at the K-th journaled class, the K-th
+//! top-split checkpoint, halfway through writing a record, or between writing an output and
+//! renaming it; and one test sends a real SIGKILL from outside to a worker that is paused
+//! after a journaled class. Whatever the machine's speed or load, the same crash happens at
+//! the same step, and every resumed run must give a `results.csv` (and `candidates.csv`)
+//! byte-identical to an uninterrupted run's.
+//!
+//! The crash points exist only in builds with the `failpoints` feature (`make test`); without
+//! it these tests are ignored, with that reason.
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+mod common;
+use common::{bin, small_wordlist, stdout_ok};
+
+const PARTITION_2: &str = "aeiou bcdfghjklmnpqrstvwxyz";
+const SIGKILL: i32 = 9;
+/// Only turns a hung worker into a clear failure; no test waits for it on a healthy run.
+const HANG_LIMIT: Duration = Duration::from_secs(600);
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// The test run: 3x3 over a word list of nine letters at S = 440: 102 classes in 2 shards, a
+/// few CPU-seconds, a few dozen results.
+struct Setup {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    list: PathBuf,
+    /// The uninterrupted run's results.csv and candidates.csv.
+    results: Vec<u8>,
+    candidates: Vec<u8>,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().to_path_buf();
+        let list = small_wordlist(&root, "aeirstdnl");
+        let mut setup = Setup {
+            _dir: dir,
+            root,
+            list,
+            results: Vec::new(),
+            candidates: Vec::new(),
+        };
+        let reference = setup.plan("reference");
+        stdout_ok(&["break", s(&reference), "--all", "--quiet"]);
+        stdout_ok(&["merge", s(&reference)]);
+        setup.results = std::fs::read(reference.join("results.csv")).expect("results");
+        setup.candidates = std::fs::read(reference.join("candidates.csv")).expect("candidates");
+        assert!(
+            setup.results.iter().filter(|&&b| b == b'\n').count() > 10,
+            "the reference run has results"
+        );
+        setup
+    }
+
+    fn plan_args(&self, out: &Path) -> Vec<String> {
+        [
+            "plan",
+            "--size",
+            "3x3",
+            "--partition",
+            PARTITION_2,
+            "--score",
+            "440",
+            "--shards",
+            "2",
+            "--wordlist",
+            s(&self.list),
+            "--out",
+            s(out),
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    fn plan(&self, name: &str) -> PathBuf {
+        let out = self.root.join(name);
+        let args = self.plan_args(&out);
+        stdout_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        out
+    }
+
+    /// Merges `run` and asserts a complete proof with the reference's bytes.
+    fn assert_same_as_reference(&self, run: &Path) {
+        let summary = stdout_ok(&["merge", s(run)]);
+        assert!(summary.contains("proof: complete"), "{summary}");
+        self.assert_outputs(run);
+    }
+
+    fn assert_outputs(&self, run: &Path) {
+        assert!(
+            std::fs::read(run.join("results.csv")).expect("results") == self.results,
+            "{}: results.csv differs from the uninterrupted run's",
+            run.display()
+        );
+        assert!(
+            std::fs::read(run.join("candidates.csv")).expect("candidates") == self.candidates,
+            "{}: candidates.csv differs from the uninterrupted run's",
+            run.display()
+        );
+    }
+}
+
+/// Runs bogglemax with `args` and the crash point `spec`; asserts that it died there.
+fn crash(args: &[&str], spec: &str) -> Output {
+    let out = bin()
+        .args(args)
+        .env("BOGGLEMAX_FAILPOINT", spec)
+        .output()
+        .expect("bogglemax runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.signal(),
+        Some(SIGKILL),
+        "bogglemax {args:?} with BOGGLEMAX_FAILPOINT={spec} should have crashed there \
+         ({}); stderr: {err}",
+        out.status
+    );
+    assert!(err.contains("failpoint"), "{err}");
+    out
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "failpoints"),
+    ignore = "needs the crash points: make test, or cargo test --features failpoints"
+)]
+fn crash_at_every_journal_point_then_resume() {
+    let setup = Setup::new();
+    // (point, the K-th pass to die at, extra break flags). `--checkpoint-secs 0` makes every
+    // class journal its top-split branches.
+    let cases: &[(&str, &[u64], &[&str])] = &[
+        ("class-journaled", &[1, 4, 40], &[]),
+        ("part-journaled", &[1, 6, 60], &["--checkpoint-secs", "0"]),
+        ("journal-torn", &[1, 5, 50], &[]),
+        ("journal-torn", &[3], &["--checkpoint-secs", "0"]),
+    ];
+    for &(point, ks, extra) in cases {
+        for &k in ks {
+            let run = setup.plan(&format!("{point}-{k}-{}", extra.len()));
+            let mut args = vec!["break", s(&run), "--all", "--quiet"];
+            args.extend_from_slice(extra);
+            crash(&args, &format!("{point}:{k}"));
+            let out = stdout_ok(&args);
+            if point == "journal-torn" {
+                assert!(
+                    out.contains("dropped a torn last record"),
+                    "{point}:{k}: {out}"
+                );
+            }
+            setup.assert_same_as_reference(&run);
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "failpoints"),
+    ignore = "needs the crash points: make test, or cargo test --features failpoints"
+)]
+fn repeated_crashes_each_resume_where_the_last_stopped() {
+    let setup = Setup::new();
+    let run = setup.plan("repeated");
+    // Each run dies at its own 7th journaled record (a class or a top-split branch), so each
+    // makes progress; the run that finishes without reaching a 7th record exits cleanly.
+    let args = [
+        "break",
+        s(&run),
+        "--all",
+        "--quiet",
+        "--checkpoint-secs",
+        "0",
+    ];
+    let mut crashes = 0;
+    loop {
+        let out = bin()
+            .args(args)
+            .env("BOGGLEMAX_FAILPOINT", "part-journaled:7")
+            .output()
+            .expect("bogglemax runs");
+        if out.status.success() {
+            break;
+        }
+        assert_eq!(out.status.signal(), Some(SIGKILL), "{:?}", out);
+        crashes += 1;
+        assert!(crashes < 1000, "no progress between crashes");
+    }
+    assert!(crashes >= 3, "only {crashes} crashes");
+    setup.assert_same_as_reference(&run);
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "failpoints"),
+    ignore = "needs the crash points: make test, or cargo test --features failpoints"
+)]
+fn crash_before_each_rename_leaves_no_half_output() {
+    let setup = Setup::new();
+
+    // plan: the dictionary, 2 shards, the manifest, then the run folder itself. Killed before
+    // any of these renames, no run exists under the name, and planning again works.
+    for k in 1..=5 {
+        let out = setup.root.join(format!("plan-{k}"));
+        let args = setup.plan_args(&out);
+        crash(
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            &format!("before-rename:{k}"),
+        );
+        assert!(!out.exists(), "plan killed before rename {k} left {out:?}");
+        setup.plan(&format!("plan-{k}"));
+    }
+    let run = setup.root.join("plan-5");
+    stdout_ok(&["break", s(&run), "--all", "--quiet"]);
+
+    // rescore: candidates.csv is not there until complete.
+    crash(&["rescore", s(&run)], "before-rename:1");
+    assert!(!run.join("candidates.csv").exists());
+    stdout_ok(&["rescore", s(&run)]);
+    assert!(std::fs::read(run.join("candidates.csv")).expect("candidates") == setup.candidates);
+    std::fs::remove_file(run.join("candidates.csv")).expect("rm");
+
+    // merge: candidates.csv, results.csv, summary.txt in turn; a file is either absent or
+    // whole, and the merge after the crash gives the same bytes.
+    for (k, written) in [(1, 0), (2, 1), (3, 2)] {
+        crash(&["merge", s(&run)], &format!("before-rename:{k}"));
+        let names = ["candidates.csv", "results.csv", "summary.txt"];
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(
+                run.join(name).exists(),
+                i < written,
+                "merge killed before rename {k}: {name}"
+            );
+        }
+        if written == 2 {
+            setup.assert_outputs(&run);
+        }
+        setup.assert_same_as_reference(&run);
+        for name in names {
+            std::fs::remove_file(run.join(name)).expect("rm");
+        }
+    }
+}
+
+/// Starts `break` with a worker that pauses after its `k`-th journaled class, waits (by its
+/// progress, not a clock) until it has paused, and kills it with SIGKILL from outside.
+fn kill_paused_break(run: &Path, k: u64) {
+    let mut child = bin()
+        .args(["break", s(run), "--all", "--quiet"])
+        .env("BOGGLEMAX_FAILPOINT", format!("class-journaled:{k}:pause"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if line.contains("paused") {
+                let _ = tx.send(line);
+            }
+        }
+    });
+    let paused = rx.recv_timeout(HANG_LIMIT);
+    let still_running = child.try_wait().expect("try_wait").is_none();
+    child.kill().expect("SIGKILL");
+    let status = child.wait().expect("reap");
+    assert!(
+        paused.is_ok() && still_running,
+        "break did not pause after {k} journaled classes (exit: {status})"
+    );
+    assert_eq!(status.signal(), Some(SIGKILL));
+    let pending = stdout_ok(&["status", s(run), "--pending"]);
+    assert!(!pending.is_empty(), "work was left when it was killed");
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "failpoints"),
+    ignore = "needs the crash points: make test, or cargo test --features failpoints"
+)]
+fn sigkill_from_outside_then_resume() {
+    let setup = Setup::new();
+    let run = setup.plan("sigkill");
+    for k in [1, 3, 10] {
+        kill_paused_break(&run, k);
+    }
+    stdout_ok(&["break", s(&run), "--all", "--quiet"]);
+    setup.assert_same_as_reference(&run);
+}
