@@ -43,24 +43,33 @@ fn run(
     let settings = BreakSettings::with_default_switchover(threshold);
     let start = Instant::now();
     let mut times = Vec::new();
-    let mut candidates = 0;
+    let (mut candidates, mut results, mut checking) = (0, 0, 0.0);
     for &id in ids {
         let class = space.class(id).expect("id in range");
         let t = Instant::now();
         let out = breaker.break_class(&class, &settings);
-        candidates += out.candidates.len();
-        times.push((t.elapsed().as_secs_f64(), id, out.peak_bytes));
+        candidates += out.demulti_count;
+        results += out.results.len();
+        checking += out.check_seconds;
+        times.push((
+            t.elapsed().as_secs_f64(),
+            id,
+            out.peak_bytes,
+            out.check_seconds,
+        ));
     }
     times.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let total = start.elapsed().as_secs_f64();
     println!(
-        "{size} '{partition}' S={threshold} order {}: {} classes, {:.2} s, {candidates} candidates",
+        "{size} '{partition}' S={threshold} order {}: {} classes, {total:.2} s ({checking:.2} s \
+         checking {candidates} candidates, {:.1} %), {results} results",
         breaker.order(),
         ids.len(),
-        start.elapsed().as_secs_f64()
+        100.0 * checking / total.max(1e-9)
     );
-    for (s, id, bytes) in times.iter().take(5) {
+    for (s, id, bytes, check) in times.iter().take(5) {
         println!(
-            "  slow: class {id} {s:.3} s peak {:.1} MB",
+            "  slow: class {id} {s:.3} s ({check:.3} s checking) peak {:.1} MB",
             *bytes as f64 / 1e6
         );
     }

@@ -46,7 +46,7 @@ fn break_class_finds_the_same_results_in_any_order() {
         let out = stdout_ok(&args);
         let mut found: Vec<String> = out
             .lines()
-            .filter(|l| l.ends_with(" result"))
+            .filter(|l| l.starts_with("result: "))
             .map(|l| l.split(' ').nth(1).unwrap().to_string())
             .collect();
         found.sort();

@@ -4,6 +4,7 @@
 
 use bogglemax::board::{Board, Geometry, Size, Symmetries};
 use bogglemax::dict::Dictionary;
+use bogglemax::pipeline::{ClassRecord, RunDir, ShardJournal, read_journal};
 use bogglemax::solve::{Scoring, Solver};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -106,40 +107,71 @@ fn small_proof_equals_brute_force() {
         .collect();
     assert_eq!(got, expected);
 
-    // candidates.csv: every candidate once, with its true Score (which never exceeds its
-    // DeMulti), every result among them; the count agrees with the summary, `rescore` alone
-    // writes the same file, and no temporary file is left behind.
-    let candidates = std::fs::read_to_string(runp.join("candidates.csv")).expect("candidates");
-    let mut lines = candidates.lines();
-    assert_eq!(lines.next(), Some("board,demulti,score,class_id"));
-    let mut rows = 0;
-    let mut reaching = BTreeMap::new();
-    for line in lines {
-        let f: Vec<&str> = line.split(',').collect();
-        let board = Board::parse(size, f[0]).expect("board");
-        let (demulti, score): (u64, u64) = (f[1].parse().unwrap(), f[2].parse().unwrap());
-        assert_eq!(symmetries.canonical(&board), board, "{line}");
-        assert_eq!(solver.score(&board), score, "{line}");
-        assert!(demulti >= threshold && demulti >= score, "{line}");
-        if score >= threshold {
-            reaching.insert(f[0].to_string(), score);
+    // The summary counts the candidates checked (boards with DeMulti ≥ S: at least the
+    // results, never fewer), and `rescore` audits the journals: every result scored again,
+    // every class broken again (--audit with more classes than the run has) and compared.
+    let count = |key: &str| -> u64 {
+        let line = summary.lines().find(|l| l.starts_with(key)).expect(key);
+        let first = line[key.len()..].split_whitespace().next().expect(key);
+        first.parse().expect("a number")
+    };
+    let classes = count("classes finished:");
+    assert!(count("candidates:") >= expected.len() as u64, "{summary}");
+    let audit = stdout_ok(&["rescore", s(&runp), "--audit", "1000000", "--quiet"]);
+    assert!(
+        audit.contains(&format!("of {classes} finished classes"))
+            && audit.contains(&format!("broke {classes} classes again"))
+            && audit.ends_with("audit: passed\n"),
+        "{audit}"
+    );
+    // A journal whose results do not hold (a forged score, a lost result, a wrong count,
+    // written with valid checksums) fails the audit, naming the class.
+    let run_dir = RunDir::open(&runp).expect("run");
+    let run_id = run_dir.manifest().run_id();
+    let (journal, contents, victim) = (0..3)
+        .find_map(|k| {
+            let journal = runp.join(format!("shards/{k:05}.journal"));
+            let contents = read_journal(&journal, run_id, size).expect("read");
+            let victim = contents
+                .classes
+                .values()
+                .find(|r| !r.results.is_empty())?
+                .class_id;
+            Some((journal, contents, victim))
+        })
+        .expect("a shard with a result");
+    let original = std::fs::read(&journal).expect("journal");
+    type Forge = fn(&mut ClassRecord);
+    let forgeries: [(Forge, &str); 3] = [
+        (|r| r.results[0].score += 1, "the solver scores"),
+        (
+            |r| {
+                r.results.pop();
+            },
+            "results",
+        ),
+        (|r| r.demulti_count += 1, "candidates"),
+    ];
+    for (forge, what) in forgeries {
+        std::fs::remove_file(&journal).expect("rm");
+        let (mut writer, _) = ShardJournal::open(&journal, run_id, size).expect("open");
+        for rec in contents.classes.values() {
+            let mut rec = rec.clone();
+            if rec.class_id == victim {
+                forge(&mut rec);
+            }
+            writer.append(&rec).expect("append");
         }
-        rows += 1;
+        drop(writer);
+        let out = run(&["rescore", s(&runp), "--audit", "1000000", "--quiet"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{what}: {text}");
+        assert!(
+            text.contains(&format!("class {victim}")) && text.contains(what),
+            "{what}: {text}"
+        );
     }
-    assert_eq!(reaching, expected);
-    assert!(
-        summary.contains(&format!("\ncandidates: {rows}\n")),
-        "{summary}"
-    );
-    let rescored = stdout_ok(&["rescore", s(&runp)]);
-    assert!(
-        rescored.starts_with(&format!("rescored {rows} candidates")),
-        "{rescored}"
-    );
-    assert_eq!(
-        std::fs::read_to_string(runp.join("candidates.csv")).expect("candidates"),
-        candidates
-    );
+    std::fs::write(&journal, original).expect("restore");
     let stray: Vec<_> = std::fs::read_dir(&runp)
         .expect("run dir")
         .filter_map(|e| e.ok())

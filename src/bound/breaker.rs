@@ -1,11 +1,16 @@
-//! The class breaker: decides for one board class which boards might reach a threshold.
+//! The class breaker: finds every board of one class that reaches a threshold.
+//!
+//! Trees and OrderlyBound narrow a class down to its candidates, the boards whose DeMulti
+//! bound reaches S; each candidate is then checked where it is found, on the same thread, by
+//! scoring it with the solver. Only boards whose true Score reaches S are results; of the
+//! others only their number and largest DeMulti are kept (and, when asked, the whole list).
 
 use super::class::BoardClass;
 use super::orderly_bound::OrderlyBound;
 use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, PathBuffers, SumId, TreeBuilder};
 use crate::board::{Board, Geometry, Size};
 use crate::dict::Trie;
-use crate::solve::Scoring;
+use crate::solve::{Scoring, Solver};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -31,13 +36,16 @@ impl BreakSettings {
     }
 }
 
-/// A board that survived every bound: its DeMulti bound is at least the threshold.
+/// A board that survived every bound (its DeMulti bound is at least the threshold), with its
+/// true Score as the solver counts it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Candidate {
     /// The board, as it lies in the class (not canonicalised).
     pub board: Board,
     /// Its DeMulti score (the bound the tree converged to), ≥ the threshold.
     pub demulti: u32,
+    /// Its Score (each word once), ≤ `demulti`.
+    pub score: u64,
 }
 
 /// The result of breaking a class (or one branch of its top split).
@@ -45,7 +53,16 @@ pub struct Candidate {
 pub struct BreakOutcome {
     /// The orderly bound of the whole class before any branching.
     pub root_bound: u32,
-    /// Boards whose DeMulti ≥ threshold, sorted.
+    /// The results: candidates whose Score ≥ threshold, sorted.
+    pub results: Vec<Candidate>,
+    /// How many candidates (boards with DeMulti ≥ threshold) were found and checked.
+    pub demulti_count: u64,
+    /// The largest DeMulti among them (0 if none).
+    pub max_demulti: u32,
+    /// Seconds spent checking candidates (part of `seconds`).
+    pub check_seconds: f64,
+    /// Every candidate, sorted, when the breaker keeps them
+    /// ([`ClassBreaker::keep_candidates`]); empty otherwise.
     pub candidates: Vec<Candidate>,
     /// Tree nodes created (build plus merges).
     pub nodes: u64,
@@ -58,13 +75,18 @@ pub struct BreakOutcome {
 }
 
 impl BreakOutcome {
-    /// Whether the class was broken: no board can reach the threshold.
+    /// Whether the class was broken by bounds alone: no candidate had to be checked.
     pub fn is_broken(&self) -> bool {
-        self.candidates.is_empty()
+        self.demulti_count == 0
     }
 
     /// Adds another part's figures to this one (for top-split parts of one class).
     pub fn absorb(&mut self, other: &BreakOutcome) {
+        self.results.extend_from_slice(&other.results);
+        self.results.sort();
+        self.demulti_count += other.demulti_count;
+        self.max_demulti = self.max_demulti.max(other.max_demulti);
+        self.check_seconds += other.check_seconds;
         self.candidates.extend_from_slice(&other.candidates);
         self.candidates.sort();
         self.nodes += other.nodes;
@@ -93,17 +115,22 @@ pub struct ClassBreaker<'d> {
     trie: Trie<'d>,
     geometry: Geometry,
     order: CellOrder,
+    scoring: Scoring,
     /// Points of each word under the breaker's scoring.
     word_points: Vec<u32>,
+    /// Whether outcomes list every candidate, not only the results.
+    keep_candidates: bool,
     /// Memory of finished classes, for the next ones (one entry per thread that finished).
-    spare: Mutex<Vec<Scratch>>,
+    spare: Mutex<Vec<Scratch<'d>>>,
 }
 
 /// The buffers one class break uses, kept for the next class.
 #[derive(Default)]
-struct Scratch {
+struct Scratch<'d> {
     arena: Arena,
     paths: PathBuffers,
+    /// The checker's solver (its per-word stamps are as big as the word list).
+    solver: Option<Solver<'d>>,
 }
 
 /// The largest arena kept for the next class (256 MiB): for small classes page faults on
@@ -112,7 +139,7 @@ struct Scratch {
 const KEEP_ARENA_BYTES: usize = 256 << 20;
 
 /// The mutable state of breaking one class.
-struct Run<'c> {
+struct Run<'c, 'd> {
     arena: Arena,
     cells: &'c [u32],
     letters: Vec<u8>,
@@ -120,6 +147,8 @@ struct Run<'c> {
     out: BreakOutcome,
     /// Stack storage reused by every OrderlyBound walk.
     scratch: Vec<Vec<u32>>,
+    /// Scores the candidates.
+    solver: Solver<'d>,
 }
 
 impl<'d> ClassBreaker<'d> {
@@ -143,9 +172,18 @@ impl<'d> ClassBreaker<'d> {
             trie,
             geometry,
             order,
+            scoring,
             word_points: TreeBuilder::word_points(trie, scoring),
+            keep_candidates: false,
             spare: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Makes outcomes list every candidate (with its Score), not only the results: for
+    /// audits and tests. It costs memory in classes with millions of candidates.
+    pub fn keep_candidates(mut self, keep: bool) -> ClassBreaker<'d> {
+        self.keep_candidates = keep;
+        self
     }
 
     /// The cell order of the trees (position 0 = top).
@@ -182,6 +220,7 @@ impl<'d> ClassBreaker<'d> {
         let Scratch {
             arena,
             paths: mut buffers,
+            solver,
         } = self.take_scratch();
         let mut run = Run {
             arena,
@@ -189,6 +228,7 @@ impl<'d> ClassBreaker<'d> {
             letters: vec![0; n],
             settings: *settings,
             scratch: Vec::new(),
+            solver: solver.unwrap_or_else(|| Solver::new(self.trie, &self.geometry, self.scoring)),
             out: BreakOutcome {
                 eliminated: vec![0; n + 1],
                 ..BreakOutcome::default()
@@ -226,6 +266,7 @@ impl<'d> ClassBreaker<'d> {
                     },
                 );
                 part.root_bound = root_bound;
+                part.results.sort();
                 part.candidates.sort();
                 part.nodes = run.arena.created() - created;
                 part.peak_bytes = run.arena.peak_bytes();
@@ -246,12 +287,13 @@ impl<'d> ClassBreaker<'d> {
             .push(Scratch {
                 arena: run.arena,
                 paths: buffers,
+                solver: Some(run.solver),
             });
         total
     }
 
     /// Buffers left by an earlier class, or new ones.
-    fn take_scratch(&self) -> Scratch {
+    fn take_scratch(&self) -> Scratch<'d> {
         self.spare
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -266,7 +308,7 @@ impl<'d> ClassBreaker<'d> {
     /// OrderlyBound runs on `tree` itself with the cell held to `letter` (a shallow merge of
     /// the same two trees: sound by the same lemma, and on seven 4x4 classes 5-17 % faster
     /// than building the merged tree first; NOTES-bench.md has the figures).
-    fn branch(&self, run: &mut Run<'_>, tree: SumId, p: usize, letter: u8) {
+    fn branch(&self, run: &mut Run<'_, 'd>, tree: SumId, p: usize, letter: u8) {
         if run.arena.branch_bound(tree, p, letter) <= run.settings.switchover as u64 {
             self.orderly_bound(run, tree, p, Some(letter));
             return;
@@ -281,18 +323,16 @@ impl<'d> ClassBreaker<'d> {
     /// Breaks the sub-class whose cells before position `p` are fixed in `run.letters` and
     /// whose tree is `tree`: branch while the bound is above the switchover, then
     /// OrderlyBound.
-    fn descend(&self, run: &mut Run<'_>, tree: SumId, p: usize) {
+    fn descend(&self, run: &mut Run<'_, 'd>, tree: SumId, p: usize) {
         let bound = run.arena.bound(tree);
         if bound < run.settings.threshold {
             run.out.eliminated[p] += 1;
             return;
         }
         if p == self.order.len() {
-            let board = Board::from_letters(self.geometry.size(), &run.letters);
-            run.out.candidates.push(Candidate {
-                board,
-                demulti: bound,
-            });
+            let start = Instant::now();
+            self.check(run, &run.letters.clone(), bound);
+            run.out.check_seconds += start.elapsed().as_secs_f64();
             return;
         }
         if bound <= run.settings.switchover {
@@ -309,7 +349,7 @@ impl<'d> ClassBreaker<'d> {
 
     /// Runs OrderlyBound on `tree` from position `p`, with the cell at `p` held to `only` if
     /// given, and adds what it finds and eliminates to `run.out`.
-    fn orderly_bound(&self, run: &mut Run<'_>, tree: SumId, p: usize, only: Option<u8>) {
+    fn orderly_bound(&self, run: &mut Run<'_, 'd>, tree: SumId, p: usize, only: Option<u8>) {
         let mut cells = [0u32; MAX_TREE_CELLS];
         let cells = &mut cells[..run.cells.len()];
         cells.copy_from_slice(run.cells);
@@ -328,10 +368,35 @@ impl<'d> ClassBreaker<'d> {
         for (d, e) in walk.eliminated.iter().enumerate() {
             run.out.eliminated[d] += e;
         }
-        for (letters, demulti) in std::mem::take(&mut walk.found) {
-            let board = Board::from_letters(self.geometry.size(), &letters);
-            run.out.candidates.push(Candidate { board, demulti });
-        }
+        let found = std::mem::take(&mut walk.found);
         run.scratch = walk.into_scratch();
+        if !found.is_empty() {
+            let start = Instant::now();
+            for (letters, demulti) in found {
+                self.check(run, &letters, demulti);
+            }
+            run.out.check_seconds += start.elapsed().as_secs_f64();
+        }
+    }
+
+    /// Checks one candidate: scores it, counts it, and keeps it if it is a result (or if
+    /// every candidate is kept).
+    fn check(&self, run: &mut Run<'_, 'd>, letters: &[u8], demulti: u32) {
+        let board = Board::from_letters(self.geometry.size(), letters);
+        let score = run.solver.score(&board);
+        let candidate = Candidate {
+            board,
+            demulti,
+            score,
+        };
+        let out = &mut run.out;
+        out.demulti_count += 1;
+        out.max_demulti = out.max_demulti.max(demulti);
+        if score >= run.settings.threshold as u64 {
+            out.results.push(candidate);
+        }
+        if self.keep_candidates {
+            out.candidates.push(candidate);
+        }
     }
 }

@@ -190,7 +190,8 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
         let all = brute(&class, Scoring::Standard);
         let mut demultis: Vec<u64> = all.iter().map(|(_, s)| s.demulti).collect();
         demultis.sort_unstable();
-        let breaker = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
+        let breaker =
+            ClassBreaker::new(enable2k().trie(), size, Scoring::Standard).keep_candidates(true);
         // Thresholds from the top of the class down to its middle, and one above it all.
         let picks = [
             demultis.len() - 1,
@@ -211,11 +212,29 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                     threshold: s,
                     switchover,
                 };
-                let found = breaker.break_class(&class, &settings).candidates;
+                let outcome = breaker.break_class(&class, &settings);
+                let found = &outcome.candidates;
                 let got: BTreeMap<Board, u32> =
                     found.iter().map(|c| (c.board, c.demulti)).collect();
                 assert_eq!(got, want, "{size} seed {seed} S={s} B={switchover} {class}");
                 assert_eq!(found.len(), got.len(), "a board reported twice: {class}");
+                // Checked where found: the counts, and the results are exactly the boards
+                // of the class whose Score reaches S, each with its Score.
+                assert_eq!(outcome.demulti_count, want.len() as u64, "{class}");
+                assert_eq!(
+                    outcome.max_demulti,
+                    want.values().copied().max().unwrap_or(0),
+                    "{class}"
+                );
+                let want_results: BTreeMap<Board, u64> = all
+                    .iter()
+                    .filter(|(_, sc)| sc.score >= s as u64)
+                    .map(|(b, sc)| (*b, sc.score))
+                    .collect();
+                let got_results: BTreeMap<Board, u64> =
+                    outcome.results.iter().map(|c| (c.board, c.score)).collect();
+                assert_eq!(got_results, want_results, "S={s} B={switchover} {class}");
+                assert_eq!(outcome.results.len(), got_results.len(), "{class}");
             }
         }
     }
@@ -239,7 +258,8 @@ fn issue_class() -> BoardClass {
 fn top_split_units_add_up_to_the_whole() {
     let class = issue_class();
     let size = class.size();
-    let breaker = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
+    let breaker =
+        ClassBreaker::new(enable2k().trie(), size, Scoring::Standard).keep_candidates(true);
     let settings = BreakSettings::with_default_switchover(500);
     let whole = breaker.break_class(&class, &settings);
     assert!(!whole.candidates.is_empty());
@@ -278,8 +298,8 @@ fn a_reused_breaker_breaks_like_a_fresh_one() {
         let fresh = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
         let mut a = reused.break_class(class, &settings);
         let mut b = fresh.break_class(class, &settings);
-        a.seconds = 0.0;
-        b.seconds = 0.0;
+        (a.seconds, a.check_seconds) = (0.0, 0.0);
+        (b.seconds, b.check_seconds) = (0.0, 0.0);
         assert_eq!(a, b, "{class}");
     }
 }
@@ -305,7 +325,8 @@ fn any_cell_order_is_sound() {
         let order = random_order(&mut rng, size.cells());
         let all = brute(&class, Scoring::Standard);
         let breaker =
-            ClassBreaker::with_order(enable2k().trie(), size, Scoring::Standard, order.clone());
+            ClassBreaker::with_order(enable2k().trie(), size, Scoring::Standard, order.clone())
+                .keep_candidates(true);
         let ctx = format!("{size} seed {seed} order {order} {class}");
         let mut arena = Arena::new();
         let root = breaker.build_tree(&class, &mut arena);

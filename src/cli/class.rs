@@ -7,7 +7,7 @@ use crate::bound::{
     Partition, max_nomark, sum_union,
 };
 use crate::dict::Dictionary;
-use crate::solve::{Scoring, Solver};
+use crate::solve::Scoring;
 use anyhow::{Context, bail};
 use clap::Args;
 use std::io::Write;
@@ -158,6 +158,10 @@ pub struct BreakClassArgs {
     /// sound bounds; it changes the bound and the work.
     #[arg(long, value_name = "CELLS")]
     pub cell_order: Option<String>,
+    /// Also list every candidate (board whose DeMulti bound reaches S) with its Score, not
+    /// only the results. Heavy 4x4 classes have millions.
+    #[arg(long)]
+    pub candidates: bool,
     /// The class: one letter set per cell.
     #[arg(required = true, num_args = 1.., value_name = "CLASS")]
     pub class: Vec<String>,
@@ -176,10 +180,9 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
         args.size,
         args.dict.scoring,
         args.cell_order.as_deref(),
-    )?;
+    )?
+    .keep_candidates(args.candidates);
     let outcome = breaker.break_class(&class, &settings);
-    let geometry = Geometry::new(args.size);
-    let mut solver = Solver::new(dict.trie(), &geometry, args.dict.scoring);
     writeln!(out, "class: {class}")?;
     writeln!(out, "cell_order: {}", breaker.order())?;
     writeln!(out, "root_bound: {}", outcome.root_bound)?;
@@ -188,22 +191,25 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
         "broken: {}",
         if outcome.is_broken() { "yes" } else { "no" }
     )?;
-    writeln!(out, "candidates: {}", outcome.candidates.len())?;
-    let mut results = 0;
+    writeln!(out, "candidates: {}", outcome.demulti_count)?;
+    writeln!(out, "largest_demulti: {}", outcome.max_demulti)?;
     for c in &outcome.candidates {
-        let score = solver.score(&c.board);
-        let hit = score >= args.score as u64;
-        results += hit as usize;
         writeln!(
             out,
-            "candidate: {} demulti={} score={score}{}",
-            c.board,
-            c.demulti,
-            if hit { " result" } else { "" }
+            "candidate: {} demulti={} score={}",
+            c.board, c.demulti, c.score
         )?;
     }
-    writeln!(out, "results: {results}")?;
+    for c in &outcome.results {
+        writeln!(
+            out,
+            "result: {} demulti={} score={}",
+            c.board, c.demulti, c.score
+        )?;
+    }
+    writeln!(out, "results: {}", outcome.results.len())?;
     writeln!(out, "seconds: {:.3}", outcome.seconds)?;
+    writeln!(out, "check_seconds: {:.3}", outcome.check_seconds)?;
     writeln!(out, "peak_bytes: {}", outcome.peak_bytes)?;
     writeln!(out, "nodes: {}", outcome.nodes)?;
     let hist: Vec<String> = outcome

@@ -49,11 +49,14 @@ pub enum Command {
     BreakClass(class::BreakClassArgs),
     /// Plan a proof: enumerate the canonical classes into shards of a new run directory.
     Plan(pipeline::PlanArgs),
-    /// Break the classes of a shard (or --all), resumably, journaling each finished class.
+    /// Break the classes of a shard (or --all), resumably, checking each candidate as it is
+    /// found and journaling each finished class with its results.
     Break(pipeline::BreakArgs),
-    /// Score every candidate of a run with the solver: RUN/candidates.csv.
-    Rescore(pipeline::RunArgs),
-    /// Rescore, then write RUN/results.csv and the summary; says whether the proof is complete.
+    /// Audit a run: score every journaled result again (and kept candidates), and with
+    /// --audit N break N random classes again and compare.
+    Rescore(pipeline::RescoreArgs),
+    /// Write RUN/results.csv and the summary from the journals; says whether the proof is
+    /// complete.
     Merge(pipeline::RunArgs),
     /// Show a run's progress: shards done, CPU time, ETA, slowest classes.
     Status(pipeline::StatusArgs),

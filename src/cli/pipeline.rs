@@ -119,6 +119,11 @@ pub struct BreakArgs {
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
+    /// Also journal every candidate (board with DeMulti ≥ S) with its Score, zstd-compressed,
+    /// not only the results: for `rescore` to audit. Costs disk in heavy classes (a 4x4 class
+    /// can have millions).
+    #[arg(long)]
+    pub keep_candidates: bool,
 }
 
 /// Runs `bogglemax break`.
@@ -128,6 +133,7 @@ pub fn run_break(args: &BreakArgs, out: &mut Output) -> anyhow::Result<()> {
         threads: args.threads,
         checkpoint_after: Duration::from_secs(args.checkpoint_secs),
         quiet: args.quiet,
+        keep_candidates: args.keep_candidates,
     };
     let shards: Vec<u32> = match args.shard {
         Some(k) => vec![k],
@@ -153,25 +159,88 @@ pub fn run_break(args: &BreakArgs, out: &mut Output) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Flags of `bogglemax rescore` and `merge`.
+/// Flags of `bogglemax merge`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
     /// The run directory.
     pub run: PathBuf,
-    /// No progress display (rescore and merge show one on standard error, shard by shard).
+    /// No progress display (shown on standard error, shard by shard).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Flags of `bogglemax rescore`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Exits 0 when everything agrees, 1 with one line per disagreement \
+otherwise. Safe while workers run: it reads the finished classes of each journal."
+)]
+pub struct RescoreArgs {
+    /// The run directory.
+    pub run: PathBuf,
+    /// Also break N finished classes again from scratch, drawn at random, and check that
+    /// their journal records say the same (results, candidate count, largest DeMulti).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub audit: usize,
+    /// Seed of the random draw of --audit (the same seed draws the same classes).
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub seed: u64,
+    /// No progress display.
     #[arg(long)]
     pub quiet: bool,
 }
 
 /// Runs `bogglemax rescore`.
-pub fn run_rescore(args: &RunArgs, out: &mut Output) -> anyhow::Result<()> {
+pub fn run_rescore(args: &RescoreArgs, out: &mut Output) -> anyhow::Result<()> {
     let run = RunDir::open(&args.run)?;
-    let n = pipeline::rescore(&run, args.quiet)?;
+    let r = pipeline::rescore(&run, args.audit, args.seed, args.quiet)?;
     writeln!(
         out,
-        "rescored {n} candidates into {}",
-        run.root().join("candidates.csv").display()
+        "rescored {} results of {} finished classes: the solver agrees with {}",
+        r.results,
+        r.classes,
+        if r.problems.is_empty() {
+            "all"
+        } else {
+            "not all"
+        }
     )?;
+    if r.kept_classes > 0 {
+        writeln!(
+            out,
+            "rescored {} kept candidates of {} classes",
+            r.kept_candidates, r.kept_classes
+        )?;
+    }
+    if !r.rebroken.is_empty() {
+        writeln!(
+            out,
+            "broke {} classes again (seed {}): {}",
+            r.rebroken.len(),
+            args.seed,
+            r.rebroken
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        )?;
+    }
+    for p in &r.problems {
+        writeln!(out, "problem: {p}")?;
+    }
+    writeln!(
+        out,
+        "audit: {}",
+        if r.problems.is_empty() {
+            "passed".to_string()
+        } else {
+            format!("FAILED ({} problems)", r.problems.len())
+        }
+    )?;
+    out.flush()?;
+    if !r.problems.is_empty() {
+        return Err(ExitStatus(1).into());
+    }
     Ok(())
 }
 

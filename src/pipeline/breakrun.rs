@@ -20,6 +20,8 @@ pub struct BreakOptions {
     pub checkpoint_after: Duration,
     /// Show no progress.
     pub quiet: bool,
+    /// Journal every candidate (compressed), not only the results, for audits.
+    pub keep_candidates: bool,
 }
 
 /// What one `break` of a shard did.
@@ -73,7 +75,9 @@ pub fn break_shard(
     }
     let space = manifest.space();
     let settings = manifest.settings();
-    let breaker = ClassBreaker::new(dict.trie(), size, manifest.scoring());
+    let breaker = ClassBreaker::new(dict.trie(), size, manifest.scoring())
+        .keep_candidates(options.keep_candidates);
+    let keep = options.keep_candidates;
     let journal = Mutex::new(journal);
     let progress = Progress::new(&format!("shard {k}"), pending.len() as u64, options.quiet);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -101,7 +105,7 @@ pub fn break_shard(
                 let mut done = |l: u8, part: &BreakOutcome| {
                     if start.elapsed() >= options.checkpoint_after
                         && failure.is_none()
-                        && let Err(e) = append(&record(id, Some(l), part))
+                        && let Err(e) = append(&record(id, Some(l), part, keep))
                     {
                         failure = Some(e);
                     }
@@ -114,14 +118,25 @@ pub fn break_shard(
                 if let Some(e) = failure {
                     return Err(e);
                 }
+                // Branches journaled by an earlier run count as if this run broke them; the
+                // whole list of candidates is kept only if every branch kept it.
+                let mut keep_all = keep;
                 for p in earlier {
-                    outcome.candidates.extend_from_slice(&p.candidates);
+                    outcome.results.extend_from_slice(&p.results);
+                    outcome.demulti_count += p.demulti_count;
+                    outcome.max_demulti = outcome.max_demulti.max(p.max_demulti);
+                    outcome.check_seconds += p.check_seconds;
+                    match &p.candidates {
+                        Some(c) => outcome.candidates.extend_from_slice(c),
+                        None => keep_all = false,
+                    }
                     outcome.nodes += p.nodes;
                     outcome.seconds += p.seconds;
                     outcome.peak_bytes = outcome.peak_bytes.max(p.peak_bytes);
                 }
+                outcome.results.sort();
                 outcome.candidates.sort();
-                append(&record(id, None, &outcome))?;
+                append(&record(id, None, &outcome, keep_all))?;
                 progress.inc();
                 Ok(())
             })
@@ -130,7 +145,7 @@ pub fn break_shard(
     Ok(report)
 }
 
-fn record(class_id: u64, part: Option<u8>, o: &BreakOutcome) -> ClassRecord {
+fn record(class_id: u64, part: Option<u8>, o: &BreakOutcome, keep: bool) -> ClassRecord {
     ClassRecord {
         class_id,
         part,
@@ -138,6 +153,10 @@ fn record(class_id: u64, part: Option<u8>, o: &BreakOutcome) -> ClassRecord {
         nodes: o.nodes,
         peak_bytes: o.peak_bytes,
         seconds: o.seconds,
-        candidates: o.candidates.clone(),
+        check_seconds: o.check_seconds,
+        demulti_count: o.demulti_count,
+        max_demulti: o.max_demulti,
+        results: o.results.clone(),
+        candidates: keep.then(|| o.candidates.clone()),
     }
 }

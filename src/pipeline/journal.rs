@@ -3,13 +3,19 @@
 //!
 //! # Format
 //! ```text
-//! header  16 bytes: b"BMXJRNL1" | run id u64 LE
+//! header  16 bytes: b"BMXJRNL2" | run id u64 LE
 //! record  len u32 LE | CRC-32 of payload u32 LE | payload (len bytes)
 //! payload kind u8 (1 = class finished, 2 = one top-split branch finished) | class id u64 |
 //!         letter u8 (branch letter, 255 for kind 1) | root bound u32 | nodes u64 |
-//!         peak bytes u64 | seconds f64 | cells u8 | candidates u32 |
-//!         candidates × (cells letter bytes | demulti u32)
+//!         peak bytes u64 | seconds f64 | check seconds f64 | DeMulti candidates u64 |
+//!         largest DeMulti u32 | cells u8 | results u32 | results × BOARD |
+//!         kept u8 (1 if every candidate is kept) | [if kept: zstd length u32 |
+//!         zstd frame of the DeMulti candidates × BOARD]
+//! BOARD   cells letter bytes | demulti u32 | score u64
 //! ```
+//! A record holds only the candidates that are results (Score ≥ S), so a class with none
+//! costs 72 bytes; `break --keep-candidates` adds the whole candidate list, compressed.
+//! Format 1 (`BMXJRNL1`) journaled every candidate unchecked; it is refused by name.
 //! A crash can only tear the last record: a record that runs past the end of the file, or
 //! fails its checksum as the very last bytes, is dropped (and cut off when the journal is
 //! opened for writing). A bad record followed by more data is corruption and is refused.
@@ -22,7 +28,10 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-const MAGIC: &[u8; 8] = b"BMXJRNL1";
+const MAGIC: &[u8; 8] = b"BMXJRNL2";
+const MAGIC_FORMAT_1: &[u8; 8] = b"BMXJRNL1";
+/// zstd level of kept candidate lists: fast, and boards of one class compress well.
+const ZSTD_LEVEL: i32 = 3;
 const HEADER_LEN: u64 = 16;
 const KIND_CLASS: u8 = 1;
 const KIND_PART: u8 = 2;
@@ -40,15 +49,24 @@ pub struct ClassRecord {
     pub nodes: u64,
     /// Peak tree bytes.
     pub peak_bytes: u64,
-    /// Seconds spent (CPU of the thread that broke it, as wall time of that thread).
+    /// Seconds spent (CPU of the thread that broke it, as wall time of that thread),
+    /// checking included.
     pub seconds: f64,
-    /// Boards with DeMulti ≥ S.
-    pub candidates: Vec<Candidate>,
+    /// Seconds spent checking candidates.
+    pub check_seconds: f64,
+    /// Boards with DeMulti ≥ S that were found and checked.
+    pub demulti_count: u64,
+    /// The largest DeMulti among them.
+    pub max_demulti: u32,
+    /// The results: boards with Score ≥ S.
+    pub results: Vec<Candidate>,
+    /// Every candidate, if the break kept them (`break --keep-candidates`).
+    pub candidates: Option<Vec<Candidate>>,
 }
 
 impl ClassRecord {
     fn encode(&self, cells: usize) -> Vec<u8> {
-        let mut out = Vec::with_capacity(48 + self.candidates.len() * (cells + 4));
+        let mut out = Vec::with_capacity(72 + self.results.len() * (cells + 12));
         out.push(if self.part.is_some() {
             KIND_PART
         } else {
@@ -60,11 +78,24 @@ impl ClassRecord {
         out.extend_from_slice(&self.nodes.to_le_bytes());
         out.extend_from_slice(&self.peak_bytes.to_le_bytes());
         out.extend_from_slice(&self.seconds.to_le_bytes());
+        out.extend_from_slice(&self.check_seconds.to_le_bytes());
+        out.extend_from_slice(&self.demulti_count.to_le_bytes());
+        out.extend_from_slice(&self.max_demulti.to_le_bytes());
         out.push(cells as u8);
-        out.extend_from_slice(&(self.candidates.len() as u32).to_le_bytes());
-        for c in &self.candidates {
-            out.extend_from_slice(c.board.letters());
-            out.extend_from_slice(&c.demulti.to_le_bytes());
+        out.extend_from_slice(&count_u32(self.results.len()).to_le_bytes());
+        encode_boards(&mut out, &self.results);
+        match &self.candidates {
+            None => out.push(0),
+            Some(all) => {
+                out.push(1);
+                let mut raw = Vec::with_capacity(all.len() * (cells + 12));
+                encode_boards(&mut raw, all);
+                // Compressing a buffer in memory cannot fail but for allocation.
+                let packed = zstd::bulk::compress(&raw, ZSTD_LEVEL)
+                    .expect("zstd compresses an in-memory buffer");
+                out.extend_from_slice(&count_u32(packed.len()).to_le_bytes());
+                out.extend_from_slice(&packed);
+            }
         }
         out
     }
@@ -83,23 +114,34 @@ impl ClassRecord {
         let nodes = r.u64()?;
         let peak_bytes = r.u64()?;
         let seconds = f64::from_bits(r.u64()?);
+        let check_seconds = f64::from_bits(r.u64()?);
+        let demulti_count = r.u64()?;
+        let max_demulti = r.u32()?;
         let cells = r.u8()? as usize;
         if cells != size.cells() {
             return Err(format!("record for {cells} cells in a {size} run"));
         }
         let count = r.u32()? as usize;
-        if bytes.len() - r.at != count * (cells + 4) {
-            return Err("candidate list length".into());
-        }
-        let mut candidates = Vec::with_capacity(count);
-        for _ in 0..count {
-            let letters = r.take(cells)?;
-            if letters.iter().any(|&l| l >= 26) {
-                return Err("candidate letter out of range".into());
+        let results = decode_boards(&mut r, size, count)?;
+        let candidates = match r.u8()? {
+            0 => None,
+            1 => {
+                let len = r.u32()? as usize;
+                let packed = r.take(len)?;
+                // A kept list is at most every candidate counted, each board's bytes.
+                let limit = (demulti_count as usize).saturating_mul(cells + 12);
+                let raw = zstd::bulk::decompress(packed, limit)
+                    .map_err(|e| format!("kept candidates: {e}"))?;
+                let n = raw.len() / (cells + 12);
+                if n as u64 != demulti_count || raw.len() % (cells + 12) != 0 {
+                    return Err("kept candidates do not match their count".into());
+                }
+                Some(decode_boards(&mut Reader { bytes: &raw, at: 0 }, size, n)?)
             }
-            let board = Board::from_letters(size, letters);
-            let demulti = r.u32()?;
-            candidates.push(Candidate { board, demulti });
+            k => return Err(format!("bad kept-candidates flag {k}")),
+        };
+        if r.at != bytes.len() {
+            return Err("trailing bytes".into());
         }
         Ok(ClassRecord {
             class_id,
@@ -108,9 +150,50 @@ impl ClassRecord {
             nodes,
             peak_bytes,
             seconds,
+            check_seconds,
+            demulti_count,
+            max_demulti,
+            results,
             candidates,
         })
     }
+}
+
+/// A count that the format stores in 32 bits. A class has never come near 4 billion results
+/// or bytes of kept candidates; if one did, stopping beats writing a record that lies.
+fn count_u32(n: usize) -> u32 {
+    u32::try_from(n).expect("a journal record's count exceeds 32 bits")
+}
+
+fn encode_boards(out: &mut Vec<u8>, boards: &[Candidate]) {
+    for c in boards {
+        out.extend_from_slice(c.board.letters());
+        out.extend_from_slice(&c.demulti.to_le_bytes());
+        out.extend_from_slice(&c.score.to_le_bytes());
+    }
+}
+
+fn decode_boards(r: &mut Reader<'_>, size: Size, count: usize) -> Result<Vec<Candidate>, String> {
+    let cells = size.cells();
+    if count > r.bytes.len().saturating_sub(r.at) / (cells + 12) {
+        return Err("board list length".into());
+    }
+    let mut boards = Vec::with_capacity(count);
+    for _ in 0..count {
+        let letters = r.take(cells)?;
+        if letters.iter().any(|&l| l >= 26) {
+            return Err("board letter out of range".into());
+        }
+        let board = Board::from_letters(size, letters);
+        let demulti = r.u32()?;
+        let score = r.u64()?;
+        boards.push(Candidate {
+            board,
+            demulti,
+            score,
+        });
+    }
+    Ok(boards)
 }
 
 struct Reader<'a> {
@@ -191,6 +274,14 @@ fn parse(
         // A header is written and synced before any record: a short one is a torn creation.
         out.torn = true;
         return Ok(out);
+    }
+    if &bytes[..8] == MAGIC_FORMAT_1 {
+        return Err(PipelineError::Mismatch {
+            path: path.to_path_buf(),
+            why: "journal format 1, written by an older bogglemax that kept every candidate \
+                  unchecked; finish this run with that version, or plan a new one"
+                .into(),
+        });
     }
     if &bytes[..8] != MAGIC {
         return Err(corrupt("not a bogglemax journal (bad magic)".into()));

@@ -1,159 +1,20 @@
-//! `rescore` and `merge`: the true score of every candidate, then the proof's results and
-//! the check that every canonical class was broken exactly once.
+//! `merge`: the proof's results from the shard journals and the check that every canonical
+//! class was broken exactly once; `rescore`: the audit that re-checks what the journals say.
+//!
+//! `break` checks every candidate where it finds it and journals only the results (boards with
+//! Score ≥ S) and counts, so merging reads a few bytes per class, never a candidate list.
 
 use super::error::PipelineError;
-use super::journal::{JournalContents, read_journal};
+use super::journal::{ClassRecord, read_journal};
 use super::manifest::RunDir;
 use super::progress::Progress;
 use crate::board::{Board, Geometry, Symmetries};
+use crate::bound::ClassBreaker;
+use crate::rng::Rng;
 use crate::solve::Solver;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::BufWriter;
-use std::path::PathBuf;
-
-/// One rescored candidate.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Rescored {
-    board: String,
-    class_id: u64,
-    demulti: u32,
-    score: u64,
-}
-
-/// `RUN/candidates.csv` being written: rows go to a temporary file beside it, which takes
-/// the name only when every shard is written, so a failed or killed pass leaves the old file.
-struct CandidatesFile {
-    path: PathBuf,
-    tmp: PathBuf,
-    /// `None` once `finish` has taken it.
-    out: Option<csv::Writer<BufWriter<File>>>,
-}
-
-impl CandidatesFile {
-    fn create(run: &RunDir) -> Result<CandidatesFile, PipelineError> {
-        let path = run.root().join("candidates.csv");
-        let tmp = run
-            .root()
-            .join(format!(".candidates.csv.tmp.{}", std::process::id()));
-        let file = File::create(&tmp).map_err(|e| PipelineError::io(&tmp, e))?;
-        let mut file = CandidatesFile {
-            path,
-            tmp,
-            out: Some(csv::Writer::from_writer(BufWriter::with_capacity(
-                1 << 20,
-                file,
-            ))),
-        };
-        file.write_row(["board", "demulti", "score", "class_id"])?;
-        Ok(file)
-    }
-
-    fn write_row<const N: usize>(&mut self, row: [&str; N]) -> Result<(), PipelineError> {
-        let out = self.out.as_mut().expect("rows are written before finish");
-        out.write_record(row)
-            .map_err(|e| PipelineError::io(&self.tmp, std::io::Error::other(e)))
-    }
-
-    fn write(&mut self, rows: &[Rescored]) -> Result<(), PipelineError> {
-        for r in rows {
-            let (demulti, score, class_id) = (
-                r.demulti.to_string(),
-                r.score.to_string(),
-                r.class_id.to_string(),
-            );
-            self.write_row([&r.board, &demulti, &score, &class_id])?;
-        }
-        Ok(())
-    }
-
-    /// Syncs the rows and gives the file its name.
-    fn finish(mut self) -> Result<(), PipelineError> {
-        let io = |e: std::io::Error| PipelineError::io(&self.tmp, e);
-        let out = self.out.take().expect("finish runs once");
-        let file = out
-            .into_inner()
-            .map_err(|e| io(std::io::Error::other(e.to_string())))?
-            .into_inner()
-            .map_err(|e| io(e.into_error()))?;
-        file.sync_all().map_err(io)?;
-        crate::failpoint::point("before-rename");
-        std::fs::rename(&self.tmp, &self.path).map_err(io)?;
-        if let Some(dir) = self.path.parent() {
-            // Persists the rename; a failure only weakens durability, not correctness.
-            let _ = File::open(dir).and_then(|d| d.sync_all());
-        }
-        Ok(())
-    }
-}
-
-impl Drop for CandidatesFile {
-    fn drop(&mut self) {
-        // Unfinished (an error on the way), the partial file goes; once renamed, the
-        // temporary name no longer exists and this does nothing.
-        let _ = std::fs::remove_file(&self.tmp);
-    }
-}
-
-/// Rescores the candidates shard by shard: reads one journal, scores its candidates (in
-/// parallel), appends them to `RUN/candidates.csv` (`board,demulti,score,class_id`; boards
-/// canonical; shard by shard, and in a shard by class id, then board) and hands the journal
-/// and its rows to `visit`. Only one shard's candidates are in memory at a time: a 4x4 run
-/// has billions. Returns the number of candidates.
-fn rescore_shards(
-    run: &RunDir,
-    quiet: bool,
-    mut visit: impl FnMut(u32, &JournalContents, &[Rescored]),
-) -> Result<usize, PipelineError> {
-    let m = run.manifest();
-    let dict = run.dictionary()?;
-    let geometry = Geometry::new(m.size());
-    let symmetries = Symmetries::new(m.size());
-    let mut file = CandidatesFile::create(run)?;
-    let progress = Progress::counting("rescore", m.shards as u64, "shards", quiet);
-    let mut total = 0;
-    for k in 0..m.shards {
-        let journal = read_journal(&run.journal_path(k), m.run_id(), m.size())?;
-        let items: Vec<(u64, Board, u32)> = journal
-            .classes
-            .values()
-            .flat_map(|rec| {
-                rec.candidates
-                    .iter()
-                    .map(|c| (rec.class_id, c.board, c.demulti))
-            })
-            .collect();
-        let mut rows: Vec<Rescored> = items
-            .par_iter()
-            .map_init(
-                || Solver::new(dict.trie(), &geometry, m.scoring()),
-                |solver, &(class_id, board, demulti)| Rescored {
-                    board: symmetries.canonical(&board).to_string(),
-                    class_id,
-                    demulti,
-                    score: solver.score(&board),
-                },
-            )
-            .collect();
-        rows.sort_by(|a, b| (a.class_id, &a.board).cmp(&(b.class_id, &b.board)));
-        file.write(&rows)?;
-        total += rows.len();
-        visit(k, &journal, &rows);
-        progress.inc();
-    }
-    progress.finish();
-    file.finish()?;
-    Ok(total)
-}
-
-/// Scores every candidate of the finished classes with the solver and writes
-/// `RUN/candidates.csv`, showing progress by shard unless `quiet`. Returns the number of
-/// candidates.
-pub fn rescore(run: &RunDir, quiet: bool) -> Result<usize, PipelineError> {
-    rescore_shards(run, quiet, |_, _, _| {})
-}
 
 /// What `merge` found.
 #[derive(Clone, Debug)]
@@ -172,21 +33,29 @@ pub struct MergeReport {
 /// shard unless `quiet`.
 pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
     let m = run.manifest();
-    // One pass over the journals: rescore each shard's candidates, keep the results (few)
-    // and each finished class's figures, never all candidates.
+    let symmetries = Symmetries::new(m.size());
+    // One pass over the journals: keep the results (few) and each finished class's figures.
     let mut best: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let mut problems = Vec::new();
     let mut covered: Vec<u64> = Vec::new();
     let mut finished = 0usize;
     let mut broken = 0usize;
+    let mut candidates = 0u64;
+    let mut max_demulti = 0u32;
     let mut seconds = 0f64;
+    let mut check_seconds = 0f64;
     let mut slowest: Vec<(f64, u64, u64)> = Vec::new();
-    let candidates = rescore_shards(run, quiet, |k, journal, rows| {
-        // Results: each canonical board once (a board can lie in one canonical class only,
-        // but be found under different symmetric images within it), with its lowest class id.
-        for r in rows.iter().filter(|r| r.score >= m.threshold as u64) {
-            let e = best.entry(r.board.clone()).or_insert((r.score, r.class_id));
-            e.1 = e.1.min(r.class_id);
+    let progress = Progress::counting("merge", m.shards as u64, "shards", quiet);
+    for k in 0..m.shards {
+        let journal = read_journal(&run.journal_path(k), m.run_id(), m.size())?;
+        // Results: each canonical board once (a board lies in one canonical class only, but
+        // can be found under several symmetric images within it), with its lowest class id.
+        for rec in journal.classes.values() {
+            for r in rec.results.iter().filter(|r| r.score >= m.threshold as u64) {
+                let board = symmetries.canonical(&r.board).to_string();
+                let e = best.entry(board).or_insert((r.score, rec.class_id));
+                e.1 = e.1.min(rec.class_id);
+            }
         }
         // Coverage: the shards must hold every canonical class exactly once, and every
         // class must be finished in its shard's journal.
@@ -209,11 +78,16 @@ pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
         }
         for rec in journal.classes.values() {
             finished += 1;
-            broken += rec.candidates.is_empty() as usize;
+            broken += (rec.demulti_count == 0) as usize;
+            candidates += rec.demulti_count;
+            max_demulti = max_demulti.max(rec.max_demulti);
             seconds += rec.seconds;
+            check_seconds += rec.check_seconds;
             slowest.push((rec.seconds, rec.class_id, rec.peak_bytes));
         }
-    })?;
+        progress.inc();
+    }
+    progress.finish();
 
     let dict = run.dictionary()?;
     let size = m.size();
@@ -267,11 +141,13 @@ pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
     let _ = writeln!(s, "classes finished: {finished} of {}", m.classes);
     let _ = writeln!(s, "classes broken outright: {broken}");
     let _ = writeln!(s, "candidates: {candidates}");
+    let _ = writeln!(s, "largest demulti: {max_demulti}");
     let _ = writeln!(s, "results (score >= {}): {}", m.threshold, results.len());
     if let Some((score, board, _, _)) = results.first() {
         let _ = writeln!(s, "best: {board} {score}");
     }
     let _ = writeln!(s, "cpu seconds: {seconds:.1}");
+    let _ = writeln!(s, "checking seconds: {check_seconds:.1}");
     for (secs, id, bytes) in slowest.iter().take(5) {
         let _ = writeln!(
             s,
@@ -294,4 +170,171 @@ pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
         complete,
         results: results.len(),
     })
+}
+
+/// What `rescore` found.
+#[derive(Clone, Debug, Default)]
+pub struct AuditReport {
+    /// Finished classes read.
+    pub classes: usize,
+    /// Journaled results scored again with the solver.
+    pub results: usize,
+    /// Classes whose whole candidate list was kept, and their candidates scored again.
+    pub kept_classes: usize,
+    /// Candidates of those classes.
+    pub kept_candidates: u64,
+    /// Classes broken again from scratch and compared with their records.
+    pub rebroken: Vec<u64>,
+    /// Every disagreement found, one line each.
+    pub problems: Vec<String>,
+}
+
+/// Audits a run: scores every journaled result again with the solver (and, for classes whose
+/// candidates were kept, every candidate, checking the counts and results against them), then
+/// breaks `sample` finished classes again from scratch, drawn with `seed`, and checks that
+/// their records say the same (results, number and largest DeMulti of the candidates).
+pub fn rescore(
+    run: &RunDir,
+    sample: usize,
+    seed: u64,
+    quiet: bool,
+) -> Result<AuditReport, PipelineError> {
+    let m = run.manifest();
+    let dict = run.dictionary()?;
+    let size = m.size();
+    let geometry = Geometry::new(size);
+    let threshold = m.threshold as u64;
+    let mut report = AuditReport::default();
+    let mut finished: Vec<(u32, u64)> = Vec::new();
+    let progress = Progress::counting("rescore", m.shards as u64, "shards", quiet);
+    for k in 0..m.shards {
+        let path = run.journal_path(k);
+        let journal = read_journal(&path, m.run_id(), size)?;
+        let recs: Vec<&ClassRecord> = journal.classes.values().collect();
+        let problems: Vec<String> = recs
+            .par_iter()
+            .map_init(
+                || Solver::new(dict.trie(), &geometry, m.scoring()),
+                |solver, rec| audit_record(solver, rec, threshold),
+            )
+            .flatten()
+            .map(|p| format!("{}: {p}", path.display()))
+            .collect();
+        report.problems.extend(problems);
+        for rec in &recs {
+            report.classes += 1;
+            report.results += rec.results.len();
+            if let Some(kept) = &rec.candidates {
+                report.kept_classes += 1;
+                report.kept_candidates += kept.len() as u64;
+            }
+            finished.push((k, rec.class_id));
+        }
+        progress.inc();
+    }
+    progress.finish();
+    if sample == 0 || finished.is_empty() {
+        return Ok(report);
+    }
+    let mut rng = Rng::new(seed);
+    rng.shuffle(&mut finished);
+    finished.truncate(sample);
+    finished.sort_unstable();
+    let space = m.space();
+    let settings = m.settings();
+    let breaker = ClassBreaker::new(dict.trie(), size, m.scoring());
+    let progress = Progress::new("re-break", finished.len() as u64, quiet);
+    let mut by_shard: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
+    for &(k, id) in &finished {
+        by_shard.entry(k).or_default().push(id);
+    }
+    for (k, ids) in by_shard {
+        let path = run.journal_path(k);
+        let journal = read_journal(&path, m.run_id(), size)?;
+        let problems: Vec<String> = ids
+            .par_iter()
+            .map(|&id| {
+                let rec = &journal.classes[&id];
+                let class = space.class(id).map_err(|e| PipelineError::Corrupt {
+                    path: run.shard_path(k),
+                    why: format!("class id {id}: {e}"),
+                })?;
+                let fresh = breaker.break_class(&class, &settings);
+                progress.inc();
+                let mut problems = Vec::new();
+                if fresh.results != rec.results {
+                    problems.push(format!(
+                        "class {id}: broken again, {} results; the journal has {}",
+                        fresh.results.len(),
+                        rec.results.len()
+                    ));
+                }
+                if (fresh.demulti_count, fresh.max_demulti) != (rec.demulti_count, rec.max_demulti)
+                {
+                    problems.push(format!(
+                        "class {id}: broken again, {} candidates (largest DeMulti {}); the \
+                         journal has {} ({})",
+                        fresh.demulti_count, fresh.max_demulti, rec.demulti_count, rec.max_demulti
+                    ));
+                }
+                Ok(problems)
+            })
+            .collect::<Result<Vec<_>, PipelineError>>()?
+            .into_iter()
+            .flatten()
+            .map(|p| format!("{}: {p}", path.display()))
+            .collect();
+        report.problems.extend(problems);
+    }
+    progress.finish();
+    report.rebroken = finished.into_iter().map(|(_, id)| id).collect();
+    Ok(report)
+}
+
+/// What is wrong with one record's results (and kept candidates), scored again.
+fn audit_record(solver: &mut Solver<'_>, rec: &ClassRecord, threshold: u64) -> Vec<String> {
+    let id = rec.class_id;
+    let mut problems = Vec::new();
+    for r in &rec.results {
+        let score = solver.score(&r.board);
+        if score != r.score || score < threshold || score > r.demulti as u64 {
+            problems.push(format!(
+                "class {id}: result {} journaled with score {} (DeMulti {}), the solver \
+                 scores {score}",
+                r.board, r.score, r.demulti
+            ));
+        }
+    }
+    if let Some(kept) = &rec.candidates {
+        let mut results = Vec::new();
+        for c in kept {
+            let score = solver.score(&c.board);
+            if score != c.score {
+                problems.push(format!(
+                    "class {id}: candidate {} journaled with score {}, the solver scores {score}",
+                    c.board, c.score
+                ));
+            }
+            if score >= threshold {
+                results.push(*c);
+            }
+        }
+        let max = kept.iter().map(|c| c.demulti).max().unwrap_or(0);
+        if kept.len() as u64 != rec.demulti_count || max != rec.max_demulti {
+            problems.push(format!(
+                "class {id}: {} kept candidates (largest DeMulti {max}), the record counts {} ({})",
+                kept.len(),
+                rec.demulti_count,
+                rec.max_demulti
+            ));
+        }
+        if results != rec.results {
+            problems.push(format!(
+                "class {id}: the kept candidates hold {} results, the record {}",
+                results.len(),
+                rec.results.len()
+            ));
+        }
+    }
+    problems
 }

@@ -1,12 +1,13 @@
-//! The proof pipeline on disk: plan a run, break its shards resumably, rescore, merge.
+//! The proof pipeline on disk: plan a run, break its shards resumably (checking every
+//! candidate as it is found), merge the results, audit them.
 //!
 //! A run directory is self-describing (DESIGN.md, "Stages and their files"):
 //! ```text
 //! RUN/manifest.bmx        settings, word-list hash, class and shard counts (framed rkyv)
 //! RUN/dict.bmx            the compiled dictionary the run uses (framed rkyv, mapped)
 //! RUN/shards/NNNNN.shard  the canonical class ids of shard N (framed rkyv, mapped)
-//! RUN/shards/NNNNN.journal  append-only, checksummed records of finished classes
-//! RUN/candidates.csv      every candidate with its true score (rescore)
+//! RUN/shards/NNNNN.journal  append-only, checksummed records of finished classes: their
+//!                         figures and results (and, if kept, every candidate, compressed)
 //! RUN/results.csv, RUN/summary.txt   the proof's result (merge)
 //! ```
 //! Every file names the run it belongs to (the manifest's fingerprint), so a file copied in
@@ -25,6 +26,6 @@ pub use breakrun::{BreakOptions, BreakReport, break_shard};
 pub use error::PipelineError;
 pub use journal::{ClassRecord, JournalContents, ShardJournal, read_journal};
 pub use manifest::{Manifest, RunDir, Shard};
-pub use merge::{MergeReport, merge, rescore};
+pub use merge::{AuditReport, MergeReport, merge, rescore};
 pub use plan::{PlanSettings, plan, planned_manifest};
 pub use status::{ShardStatus, status};
