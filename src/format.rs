@@ -139,10 +139,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Some(d) => d.join(format!(".{name}.tmp.{}", std::process::id())),
         None => format!(".{name}.tmp.{}", std::process::id()).into(),
     };
-    {
-        let mut f = File::create(&tmp)?;
+    let written = File::create(&tmp).and_then(|mut f| {
         f.write_all(bytes)?;
-        f.sync_all()?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        // A full disk, say: the partial temporary file goes, the target is untouched.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
     }
     crate::failpoint::point("before-rename");
     std::fs::rename(&tmp, path).inspect_err(|_| {

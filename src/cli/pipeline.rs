@@ -124,6 +124,11 @@ pub struct BreakArgs {
     /// can have millions).
     #[arg(long)]
     pub keep_candidates: bool,
+    /// If another process holds the shard's lock, wait up to this long for it to exit
+    /// before refusing (a requeued Slurm task can start while its killed predecessor's
+    /// lock is still being released). Default: refuse at once.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    pub wait_lock: u64,
 }
 
 /// Runs `bogglemax break`.
@@ -134,6 +139,7 @@ pub fn run_break(args: &BreakArgs, out: &mut Output) -> anyhow::Result<()> {
         checkpoint_after: Duration::from_secs(args.checkpoint_secs),
         quiet: args.quiet,
         keep_candidates: args.keep_candidates,
+        wait_lock: Duration::from_secs(args.wait_lock),
     };
     let shards: Vec<u32> = match args.shard {
         Some(k) => vec![k],

@@ -22,6 +22,8 @@ pub struct BreakOptions {
     pub quiet: bool,
     /// Journal every candidate (compressed), not only the results, for audits.
     pub keep_candidates: bool,
+    /// How long to wait for another holder of the shard's lock before refusing.
+    pub wait_lock: Duration,
 }
 
 /// What one `break` of a shard did.
@@ -47,7 +49,12 @@ pub fn break_shard(
     let shard = run.shard(k)?;
     let dict = run.dictionary()?;
     let size = manifest.size();
-    let (journal, contents) = ShardJournal::open(&run.journal_path(k), manifest.run_id(), size)?;
+    let (journal, contents) = ShardJournal::open_waiting(
+        &run.journal_path(k),
+        manifest.run_id(),
+        size,
+        options.wait_lock,
+    )?;
     if let Some(&stray) = contents
         .classes
         .keys()

@@ -45,7 +45,11 @@ pub enum PipelineError {
     #[error("{0}: already exists; choose another --out or remove it (nothing was written)")]
     Exists(PathBuf),
     /// Another process is breaking this shard.
-    #[error("{0}: shard is locked by another process that is breaking it; nothing was touched")]
+    #[error(
+        "{0}: shard is locked by another process that is breaking it; nothing was touched \
+         (see it with `fuser -v` on the journal or `bogglemax status`; retry once it has \
+         exited, or pass --wait-lock SECONDS to wait for a holder that is dying)"
+    )]
     Locked(PathBuf),
     /// A bad argument (shard number out of range, bad settings).
     #[error("{0}")]

@@ -27,6 +27,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How often a worker given `--wait-lock` tries the lock again.
+const POLL_LOCK: Duration = Duration::from_millis(100);
 
 const MAGIC: &[u8; 8] = b"BMXJRNL2";
 const MAGIC_FORMAT_1: &[u8; 8] = b"BMXJRNL1";
@@ -342,11 +346,24 @@ pub struct ShardJournal {
 
 impl ShardJournal {
     /// Opens (or creates) the journal, locks it, and cuts off a torn last record.
-    /// Returns the journal and what it already holds.
+    /// Returns the journal and what it already holds. Refuses at once if another process
+    /// holds the lock.
     pub fn open(
         path: &Path,
         run_id: u64,
         size: Size,
+    ) -> Result<(ShardJournal, JournalContents), PipelineError> {
+        ShardJournal::open_waiting(path, run_id, size, Duration::ZERO)
+    }
+
+    /// As [`ShardJournal::open`], but waits up to `wait` for another holder of the lock to let
+    /// go (a killed worker's lock can outlive its parent's return for a moment), saying once
+    /// on standard error that it waits.
+    pub fn open_waiting(
+        path: &Path,
+        run_id: u64,
+        size: Size,
+        wait: Duration,
     ) -> Result<(ShardJournal, JournalContents), PipelineError> {
         let io = |e| PipelineError::io(path, e);
         let mut file = OpenOptions::new()
@@ -356,12 +373,26 @@ impl ShardJournal {
             .truncate(false)
             .open(path)
             .map_err(io)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(PipelineError::Locked(path.to_path_buf()));
+        let start = Instant::now();
+        let mut said = false;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
+                    if !std::mem::replace(&mut said, true) {
+                        eprintln!(
+                            "{}: locked by another process; waiting up to {} s for it to exit",
+                            path.display(),
+                            wait.as_secs()
+                        );
+                    }
+                    std::thread::sleep(POLL_LOCK);
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(PipelineError::Locked(path.to_path_buf()));
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
             }
-            Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
         }
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io)?;

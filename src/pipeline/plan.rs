@@ -70,9 +70,15 @@ pub fn plan(
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&tmp);
-    RunDir::create(&tmp, manifest, &dict.to_compiled(), &shards)?;
-    crate::failpoint::point("before-rename");
-    std::fs::rename(&tmp, out).map_err(|e| PipelineError::io(out, e))?;
+    let made = RunDir::create(&tmp, manifest, &dict.to_compiled(), &shards).and_then(|_| {
+        crate::failpoint::point("before-rename");
+        std::fs::rename(&tmp, out).map_err(|e| PipelineError::io(out, e))
+    });
+    if let Err(e) = made {
+        // A full disk, say: the half-made folder goes, nothing exists under the name.
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
     RunDir::open(out)
 }
 
