@@ -80,8 +80,7 @@ impl SmallDisk {
         let mut f = std::fs::File::create(self.filler()).expect("filler");
         let chunk = vec![0u8; 4096];
         while f.write_all(&chunk).is_ok() {}
-        let mut byte = [0u8; 1];
-        while f.write_all(&mut byte).is_ok() {}
+        while f.write_all(&[0u8]).is_ok() {}
         let _ = f.sync_all();
     }
 
