@@ -372,18 +372,59 @@ impl<'d> ClassBreaker<'d> {
         run.scratch = walk.into_scratch();
         if !found.is_empty() {
             let start = Instant::now();
-            for (letters, demulti) in found {
-                self.check(run, &letters, demulti);
-            }
+            self.check_all(run, &found);
             run.out.check_seconds += start.elapsed().as_secs_f64();
         }
     }
 
-    /// Checks one candidate: scores it, counts it, and keeps it if it is a result (or if
-    /// every candidate is kept).
+    /// Checks the candidates of one walk. The walk finds them depth first, so runs of
+    /// candidates that differ only in the last cell of the order come together: each run
+    /// is scored in one walk of the solver ([`Solver::score_group`]).
+    fn check_all(&self, run: &mut Run<'_, 'd>, found: &[(Vec<u8>, u32)]) {
+        let last = self.order.cell(self.order.len() - 1);
+        let same_but_last = |a: &[u8], b: &[u8]| {
+            a.iter()
+                .zip(b)
+                .enumerate()
+                .all(|(c, (x, y))| c == last || x == y)
+        };
+        let mut group = Vec::with_capacity(26);
+        let mut scores = [0u64; 26];
+        let mut i = 0;
+        while i < found.len() {
+            let first = &found[i].0;
+            let mut end = i + 1;
+            while end < found.len() && end - i < 26 && same_but_last(first, &found[end].0) {
+                end += 1;
+            }
+            let board = Board::from_letters(self.geometry.size(), first);
+            if end - i == 1 {
+                let score = run.solver.score(&board);
+                self.record(run, board, found[i].1, score);
+            } else {
+                group.clear();
+                group.extend(found[i..end].iter().map(|(letters, _)| letters[last]));
+                let scores = &mut scores[..group.len()];
+                run.solver.score_group(&board, last, &group, scores);
+                for ((letters, demulti), &score) in found[i..end].iter().zip(scores.iter()) {
+                    let board = Board::from_letters(self.geometry.size(), letters);
+                    self.record(run, board, *demulti, score);
+                }
+            }
+            i = end;
+        }
+    }
+
+    /// Checks one candidate: scores it, then records it.
     fn check(&self, run: &mut Run<'_, 'd>, letters: &[u8], demulti: u32) {
         let board = Board::from_letters(self.geometry.size(), letters);
         let score = run.solver.score(&board);
+        self.record(run, board, demulti, score);
+    }
+
+    /// Counts a checked candidate, and keeps it if it is a result (or if every candidate
+    /// is kept).
+    fn record(&self, run: &mut Run<'_, 'd>, board: Board, demulti: u32, score: u64) {
         let candidate = Candidate {
             board,
             demulti,

@@ -190,6 +190,7 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
         let all = brute(&class, Scoring::Standard);
         let mut demultis: Vec<u64> = all.iter().map(|(_, s)| s.demulti).collect();
         demultis.sort_unstable();
+        let score_of: BTreeMap<Board, u64> = all.iter().map(|(b, sc)| (*b, sc.score)).collect();
         let breaker =
             ClassBreaker::new(enable2k().trie(), size, Scoring::Standard).keep_candidates(true);
         // Thresholds from the top of the class down to its middle, and one above it all.
@@ -235,6 +236,9 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                     outcome.results.iter().map(|c| (c.board, c.score)).collect();
                 assert_eq!(got_results, want_results, "S={s} B={switchover} {class}");
                 assert_eq!(outcome.results.len(), got_results.len(), "{class}");
+                for c in found {
+                    assert_eq!(c.score, score_of[&c.board], "{class} {}", c.board);
+                }
             }
         }
     }

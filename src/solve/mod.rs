@@ -26,6 +26,9 @@ pub struct Scores {
     pub demulti: u64,
 }
 
+/// `via` of a path that has not passed the group's cell.
+const NO_LETTER: usize = usize::MAX;
+
 /// A word found on a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FoundWord {
@@ -45,6 +48,22 @@ pub struct Solver<'d> {
     stamps: Vec<u32>,
     generation: u32,
     letters: [u8; MAX_CELLS],
+    /// For [`Solver::score_group`]: `seen[w]`, valid when `stamps[w] == generation`, has
+    /// bit `i` set once word `w` was counted for the group's `i`-th letter, [`SEEN_ALL`] once
+    /// it was found on a path that avoids the group's cell (and so counts for every letter).
+    seen: Vec<u32>,
+}
+
+/// `seen` bit: the word is on the board whatever letter the group's cell holds.
+const SEEN_ALL: u32 = 1 << 31;
+
+/// The running sums of [`Solver::score_group`].
+struct GroupSums {
+    /// Points of words found on paths that avoid the group's cell.
+    all: u64,
+    /// `by_letter[i]`: points of words found through the cell holding the `i`-th letter,
+    /// and on no path that avoids it.
+    by_letter: [u64; 26],
 }
 
 impl<'d> Solver<'d> {
@@ -65,6 +84,7 @@ impl<'d> Solver<'d> {
             stamps: vec![0; trie.word_count()],
             generation: 0,
             letters: [0; MAX_CELLS],
+            seen: vec![0; trie.word_count()],
         }
     }
 
@@ -73,14 +93,19 @@ impl<'d> Solver<'d> {
         self.letters[..self.cells].copy_from_slice(board.letters());
     }
 
-    /// Score(B): the points of every distinct word on the board.
-    pub fn score(&mut self, board: &Board) -> u64 {
-        self.load(board);
+    /// Starts a new board: no word counted yet.
+    fn next_generation(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamps.fill(0);
             self.generation = 1;
         }
+    }
+
+    /// Score(B): the points of every distinct word on the board.
+    pub fn score(&mut self, board: &Board) -> u64 {
+        self.load(board);
+        self.next_generation();
         let root = self.trie.root();
         let root_mask = self.trie.child_mask(root);
         let mut total = 0;
@@ -119,6 +144,106 @@ impl<'d> Solver<'d> {
             }
         }
         total
+    }
+
+    /// The Scores of a group of boards that differ only in `cell`: `board` with `cell`
+    /// holding `letters[i]` scores `out[i]`. One walk serves the whole group: paths that
+    /// avoid the cell are followed once, not once per board, and only paths through it are
+    /// followed per letter. Letters must be distinct; `out` as long as `letters`.
+    pub fn score_group(&mut self, board: &Board, cell: usize, letters: &[u8], out: &mut [u64]) {
+        assert!(
+            letters.len() <= 26 && out.len() == letters.len(),
+            "group size"
+        );
+        self.load(board);
+        self.next_generation();
+        let mut sums = GroupSums {
+            all: 0,
+            by_letter: [0; 26],
+        };
+        let root = self.trie.root();
+        let root_mask = self.trie.child_mask(root);
+        for start in 0..self.cells {
+            if start == cell {
+                for (i, &l) in letters.iter().enumerate() {
+                    if root_mask >> l & 1 != 0 {
+                        let node = self.trie.child_unchecked_letter(root, root_mask, l);
+                        self.step_group(start, node, 1 << start, cell, letters, i, &mut sums);
+                    }
+                }
+                continue;
+            }
+            let l = self.letters[start];
+            if root_mask >> l & 1 != 0 {
+                let node = self.trie.child_unchecked_letter(root, root_mask, l);
+                self.step_group(start, node, 1 << start, cell, letters, NO_LETTER, &mut sums);
+            }
+        }
+        for (o, by_letter) in out.iter_mut().zip(sums.by_letter) {
+            *o = sums.all + by_letter;
+        }
+    }
+
+    /// The walk of [`Solver::score_group`]: as [`Solver::step`], where `via` is the index of
+    /// the letter the path took through the group's cell, or `NO_LETTER` if it has not.
+    #[allow(clippy::too_many_arguments)]
+    fn step_group(
+        &mut self,
+        at: usize,
+        node: NodeId,
+        used: u64,
+        cell: usize,
+        letters: &[u8],
+        via: usize,
+        sums: &mut GroupSums,
+    ) {
+        if let Some(w) = self.trie.word(node) {
+            let w = w as usize;
+            if self.stamps[w] != self.generation {
+                self.stamps[w] = self.generation;
+                self.seen[w] = 0;
+            }
+            let points = self.word_points[w] as u64;
+            let seen = self.seen[w];
+            if via == NO_LETTER {
+                if seen & SEEN_ALL == 0 {
+                    // Counted so far for some letters only: now it counts for all of them.
+                    let mut bits = seen;
+                    while bits != 0 {
+                        sums.by_letter[bits.trailing_zeros() as usize] -= points;
+                        bits &= bits - 1;
+                    }
+                    self.seen[w] = SEEN_ALL;
+                    sums.all += points;
+                }
+            } else if seen & (SEEN_ALL | 1 << via) == 0 {
+                self.seen[w] = seen | 1 << via;
+                sums.by_letter[via] += points;
+            }
+        }
+        let mask = self.trie.child_mask(node);
+        if mask == 0 {
+            return;
+        }
+        let mut next = self.neighbor_masks[at] & !used;
+        while next != 0 {
+            let n = next.trailing_zeros() as usize;
+            next &= next - 1;
+            if n == cell {
+                for (i, &l) in letters.iter().enumerate() {
+                    if mask >> l & 1 != 0 {
+                        let child = self.trie.child_unchecked_letter(node, mask, l);
+                        self.step_group(n, child, used | 1 << n, cell, letters, i, sums);
+                    }
+                }
+                continue;
+            }
+            let l = self.letters[n];
+            if mask >> l & 1 != 0 {
+                let child = self.trie.child_unchecked_letter(node, mask, l);
+                self.step_group(n, child, used | 1 << n, cell, letters, via, sums);
+            }
+        }
     }
 
     /// Score, Multi and DeMulti together (slower than [`Solver::score`]).
@@ -227,5 +352,38 @@ mod tests {
         );
         let words: Vec<String> = s.words(&b).into_iter().map(|w| w.word).collect();
         assert_eq!(words, ["bee", "beef", "fee"]);
+    }
+
+    /// A group's one walk gives each board the Score it gets alone: on random boards rich
+    /// in repeated letters (so words are found both through and around the cell), for
+    /// every cell and groups of several sizes.
+    #[test]
+    fn score_group_equals_scoring_each_board() {
+        let dict = Dictionary::enable2k();
+        let mut rng = crate::rng::Rng::new(7);
+        for size in ["3x3", "4x4", "5x5"] {
+            let size: Size = size.parse().unwrap();
+            let g = Geometry::new(size);
+            let mut s = Solver::new(dict.trie(), &g, Scoring::Standard);
+            let common = b"aeiorstlnpdg";
+            for _ in 0..30 {
+                let letters: Vec<u8> = (0..size.cells())
+                    .map(|_| common[rng.index(common.len())] - b'a')
+                    .collect();
+                let board = Board::from_letters(size, &letters);
+                let cell = rng.index(size.cells());
+                let mut group: Vec<u8> = (0..26).collect();
+                rng.shuffle(&mut group);
+                group.truncate(1 + rng.index(26));
+                let mut got = vec![0; group.len()];
+                s.score_group(&board, cell, &group, &mut got);
+                for (i, &l) in group.iter().enumerate() {
+                    let mut one = letters.clone();
+                    one[cell] = l;
+                    let want = s.score(&Board::from_letters(size, &one));
+                    assert_eq!(got[i], want, "{size} cell {cell} letter {l}");
+                }
+            }
+        }
     }
 }
