@@ -38,6 +38,10 @@ for part in "${parts[@]}"; do
         end=$(date +%s%N)
         "$BOGGLEMAX" status "$run" | grep -vE '^ *shard +[1-9]|^ *[0-9]{5} '
         echo "4x4 sample (shard 0 of $SHARDS_4X4, $JOBS threads): $(( (end - start) / 1000000 )) ms wall"
+        "$BOGGLEMAX" merge "$run" --quiet | grep -E '^(candidates|checking seconds|cpu seconds)' || true
+        bytes=$(stat -c %s "$run/shards/00000.journal")
+        classes=$("$BOGGLEMAX" status "$run" | sed -n 's/^shard *0: \([0-9]*\)\/.*/\1/p')
+        echo "journal of shard 0: $bytes bytes, $((bytes / classes)) bytes a class ($classes classes)"
         ;;
     *)
         echo "bench-proof.sh: unknown part '$part' (3x3 or 4x4)" >&2
