@@ -184,35 +184,39 @@ impl<'d> Solver<'d> {
                 }
             }
         }
-        let root = self.trie.root();
-        for start in 0..self.cells {
-            self.enter(start, root, 0, g.full, &mut g);
-        }
+        let all_cells = (1u64 << self.cells) - 1;
+        self.branch_many(self.trie.root(), all_cells, 0, g.full, &mut g);
         for (o, extra) in out.iter_mut().zip(g.extra) {
             *o = g.all + extra;
         }
     }
 
-    /// Steps from `node` onto `cell` (unused by the path `used`) for each letter of the
-    /// group there that extends the node, narrowing `on`, the boards the path is on.
-    fn enter(&mut self, cell: usize, node: NodeId, used: u64, on: u64, g: &mut Group) {
+    /// Extends the path `used` (spelling `node`) onto each cell of `next` whose letter, on
+    /// some of the boards `on`, extends the node: a cell where the boards agree once, an
+    /// open cell once per letter, with the boards that have it.
+    #[inline(always)]
+    fn branch_many(&mut self, node: NodeId, mut next: u64, used: u64, on: u64, g: &mut Group) {
         let mask = self.trie.child_mask(node);
-        if g.open >> cell & 1 == 0 {
-            let l = self.letters[cell];
-            if mask >> l & 1 != 0 {
-                let child = self.trie.child_unchecked_letter(node, mask, l);
-                self.step_many(cell, child, used | 1 << cell, on, g);
+        while next != 0 {
+            let n = next.trailing_zeros() as usize;
+            next &= next - 1;
+            if g.open >> n & 1 == 0 {
+                let l = self.letters[n];
+                if mask >> l & 1 != 0 {
+                    let child = self.trie.child_unchecked_letter(node, mask, l);
+                    self.step_many(n, child, used | 1 << n, on, g);
+                }
+                continue;
             }
-            return;
-        }
-        let mut letters = g.letters[cell] & mask;
-        while letters != 0 {
-            let l = letters.trailing_zeros() as u8;
-            letters &= letters - 1;
-            let here = on & g.has[cell][l as usize];
-            if here != 0 {
-                let child = self.trie.child_unchecked_letter(node, mask, l);
-                self.step_many(cell, child, used | 1 << cell, here, g);
+            let mut letters = g.letters[n] & mask;
+            while letters != 0 {
+                let l = letters.trailing_zeros() as u8;
+                letters &= letters - 1;
+                let here = on & g.has[n][l as usize];
+                if here != 0 {
+                    let child = self.trie.child_unchecked_letter(node, mask, l);
+                    self.step_many(n, child, used | 1 << n, here, g);
+                }
             }
         }
     }
@@ -250,12 +254,7 @@ impl<'d> Solver<'d> {
         if self.trie.child_mask(node) == 0 {
             return;
         }
-        let mut next = self.neighbor_masks[at] & !used;
-        while next != 0 {
-            let n = next.trailing_zeros() as usize;
-            next &= next - 1;
-            self.enter(n, node, used, on, g);
-        }
+        self.branch_many(node, self.neighbor_masks[at] & !used, used, on, g);
     }
 
     /// Score, Multi and DeMulti together (slower than [`Solver::score`]).
