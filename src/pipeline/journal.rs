@@ -69,7 +69,8 @@ pub struct ClassRecord {
 }
 
 impl ClassRecord {
-    fn encode(&self, cells: usize) -> Vec<u8> {
+    /// The record's payload, or why it cannot be written (a count beyond 32 bits).
+    fn encode(&self, cells: usize) -> Result<Vec<u8>, String> {
         let mut out = Vec::with_capacity(72 + self.results.len() * (cells + 12));
         out.push(if self.part.is_some() {
             KIND_PART
@@ -86,7 +87,7 @@ impl ClassRecord {
         out.extend_from_slice(&self.demulti_count.to_le_bytes());
         out.extend_from_slice(&self.max_demulti.to_le_bytes());
         out.push(cells as u8);
-        out.extend_from_slice(&count_u32(self.results.len()).to_le_bytes());
+        out.extend_from_slice(&count_u32(self.results.len(), "results")?.to_le_bytes());
         encode_boards(&mut out, &self.results);
         match &self.candidates {
             None => out.push(0),
@@ -94,14 +95,14 @@ impl ClassRecord {
                 out.push(1);
                 let mut raw = Vec::with_capacity(all.len() * (cells + 12));
                 encode_boards(&mut raw, all);
-                // Compressing a buffer in memory cannot fail but for allocation.
                 let packed = zstd::bulk::compress(&raw, ZSTD_LEVEL)
-                    .expect("zstd compresses an in-memory buffer");
-                out.extend_from_slice(&count_u32(packed.len()).to_le_bytes());
+                    .map_err(|e| format!("compressing the kept candidates: {e}"))?;
+                let len = count_u32(packed.len(), "bytes of kept candidates")?;
+                out.extend_from_slice(&len.to_le_bytes());
                 out.extend_from_slice(&packed);
             }
         }
-        out
+        Ok(out)
     }
 
     fn decode(bytes: &[u8], size: Size) -> Result<ClassRecord, String> {
@@ -163,10 +164,9 @@ impl ClassRecord {
     }
 }
 
-/// A count that the format stores in 32 bits. A class has never come near 4 billion results
-/// or bytes of kept candidates; if one did, stopping beats writing a record that lies.
-fn count_u32(n: usize) -> u32 {
-    u32::try_from(n).expect("a journal record's count exceeds 32 bits")
+/// A count that the format stores in 32 bits: refused, not truncated, beyond that.
+fn count_u32(n: usize, what: &str) -> Result<u32, String> {
+    u32::try_from(n).map_err(|_| format!("{n} {what} do not fit a journal record"))
 }
 
 fn encode_boards(out: &mut Vec<u8>, boards: &[Candidate]) {
@@ -421,9 +421,17 @@ impl ShardJournal {
 
     /// Appends one record and syncs it to disk.
     pub fn append(&mut self, rec: &ClassRecord) -> Result<(), PipelineError> {
-        let payload = rec.encode(self.cells);
+        let refuse = |why: String| {
+            PipelineError::Usage(format!(
+                "{}: class {}: {why}; nothing was written",
+                self.path.display(),
+                rec.class_id
+            ))
+        };
+        let payload = rec.encode(self.cells).map_err(refuse)?;
+        let len = count_u32(payload.len(), "payload bytes").map_err(refuse)?;
         let mut buf = Vec::with_capacity(payload.len() + 8);
-        buf.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        buf.extend_from_slice(&len.to_le_bytes());
         buf.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
         buf.extend_from_slice(&payload);
         let io = |e| PipelineError::io(&self.path, e);
@@ -440,5 +448,60 @@ impl ShardJournal {
             "class-journaled"
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(size: Size, text: &str, demulti: u32, score: u64) -> Candidate {
+        Candidate {
+            board: Board::parse(size, text).unwrap(),
+            demulti,
+            score,
+        }
+    }
+
+    /// A record with results and kept candidates decodes to itself; a count that does not
+    /// fit 32 bits is refused rather than cut.
+    #[test]
+    fn records_round_trip_and_oversized_counts_are_refused() {
+        let size: Size = "2x2".parse().unwrap();
+        let kept = vec![
+            candidate(size, "abcd", 40, 12),
+            candidate(size, "tear", 44, 30),
+        ];
+        let rec = ClassRecord {
+            class_id: 7,
+            part: Some(3),
+            root_bound: 99,
+            nodes: 1234,
+            peak_bytes: 5678,
+            seconds: 1.5,
+            check_seconds: 0.25,
+            demulti_count: 2,
+            max_demulti: 44,
+            results: vec![kept[1]],
+            candidates: Some(kept),
+        };
+        let bytes = rec.encode(4).unwrap();
+        assert_eq!(ClassRecord::decode(&bytes, size).unwrap(), rec);
+        let plain = ClassRecord {
+            candidates: None,
+            ..rec.clone()
+        };
+        let bytes = plain.encode(4).unwrap();
+        assert_eq!(bytes.len(), 64 + 16, "72 bytes framed, plus one result");
+        assert_eq!(ClassRecord::decode(&bytes, size).unwrap(), plain);
+        // A kept list whose count disagrees with the record is refused.
+        let lying = ClassRecord {
+            demulti_count: 3,
+            ..rec
+        };
+        let bytes = lying.encode(4).unwrap();
+        assert!(ClassRecord::decode(&bytes, size).is_err());
+        assert!(count_u32(u32::MAX as usize + 1, "results").is_err());
+        assert_eq!(count_u32(u32::MAX as usize, "results"), Ok(u32::MAX));
     }
 }
