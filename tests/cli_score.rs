@@ -139,6 +139,18 @@ fn compiled_dictionary_round_trip_and_corruption() {
     stdout_ok(&["dict", "build", src.to_str().expect("utf-8"), "-o", dict_s]);
     let info = stdout_ok(&["dict", "info", dict_s]);
     assert!(info.contains("173402"), "{info}");
+    // An existing file is not overwritten without --force.
+    let before = std::fs::read(&dict).expect("read");
+    fails_with(&["dict", "build", "-o", dict_s], "already exists");
+    assert_eq!(std::fs::read(&dict).expect("read"), before);
+    stdout_ok(&[
+        "dict",
+        "build",
+        src.to_str().expect("utf-8"),
+        "-o",
+        dict_s,
+        "--force",
+    ]);
     assert_eq!(
         stdout_ok(&["score", "--wordlist", dict_s, "perslatgsineters"]).trim(),
         "perslatgsineters: 3625"

@@ -296,7 +296,14 @@ fn locks_mismatches_and_incomplete_runs() {
     assert_eq!(again.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
     assert!(plan("20", &list, &runp, true).status.success());
-    assert_eq!(plan("21", &list, &runp, true).status.code(), Some(2));
+    let other = plan("21", &list, &runp, true);
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(2));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("asked score: 21, the run has score: 20"),
+        "{err}"
+    );
 
     // Merge of an unbroken run: incomplete, exit 1, naming the shards.
     let out = run(&["merge", s(&runp)]);

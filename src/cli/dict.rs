@@ -16,9 +16,12 @@ pub enum DictCommand {
     Build {
         /// The word list (one word per line). Default: the built-in ENABLE2K.
         wordlist: Option<PathBuf>,
-        /// Where to write the compiled dictionary.
+        /// Where to write the compiled dictionary (refused if it exists, unless --force).
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
+        /// Replace FILE if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Print what a compiled dictionary (or word list) holds: source, SHA-256, word count.
     Info {
@@ -30,7 +33,17 @@ pub enum DictCommand {
 /// Runs a `dict` subcommand.
 pub fn run(cmd: &DictCommand, out: &mut Output) -> anyhow::Result<()> {
     match cmd {
-        DictCommand::Build { wordlist, output } => {
+        DictCommand::Build {
+            wordlist,
+            output,
+            force,
+        } => {
+            if output.exists() && !force {
+                anyhow::bail!(
+                    "{}: already exists; nothing was written (--force replaces it)",
+                    output.display()
+                );
+            }
             let dict = Dictionary::load(wordlist.as_deref())?;
             write_atomic(output, &dict.to_compiled())
                 .with_context(|| format!("{}: cannot write", output.display()))?;

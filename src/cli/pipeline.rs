@@ -66,11 +66,18 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         let m = run.manifest();
         let want = pipeline::planned_manifest(&dict, &settings, m.classes);
         if *m != want {
+            // One line: each setting asked for that differs, beside the run's.
+            let (have, asked) = (m.describe(), want.describe());
+            let diffs: Vec<String> = asked
+                .lines()
+                .zip(have.lines())
+                .filter(|(a, h)| a != h)
+                .map(|(a, h)| format!("asked {a}, the run has {h}"))
+                .collect();
             bail!(
-                "{}: planned with other settings; remove it or choose another --out.\n--- the run ---\n{}--- asked for ---\n{}",
+                "{}: planned with other settings ({}); remove it or choose another --out",
                 args.out.display(),
-                m.describe(),
-                want.describe()
+                diffs.join("; ")
             );
         }
         writeln!(out, "reusing {} (same settings)", args.out.display())?;
