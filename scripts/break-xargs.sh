@@ -5,13 +5,17 @@
 #
 #   scripts/break-xargs.sh RUN [JOBS]
 set -euo pipefail
+# Paths the caller gives are taken from the caller's directory, before the cd below.
+CALLER=$PWD
+from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
 if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
     sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
-RUN=$1
+RUN=$(from_caller "$1")
 JOBS=${2:-$(nproc)}
+if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 pending=$("$BOGGLEMAX" status "$RUN" --pending)
 count=$(printf '%s' "$pending" | grep -c . || true)

@@ -11,6 +11,9 @@
 # Rerunning after an interruption resumes where the run stopped; a run directory planned
 # with other settings is refused.
 set -euo pipefail
+# Paths the caller gives are taken from the caller's directory, before the cd below.
+CALLER=$PWD
+from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
 
 if [[ $# -ne 1 || "$1" == -h || "$1" == --help ]]; then
@@ -25,7 +28,11 @@ case "$SIZE" in
     *) : "${SCORE:?set SCORE for size $SIZE}" "${SHARDS:=64}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz}" ;;
 esac
 JOBS=${JOBS:-$(nproc)}
-RUN=${RUN:-shards/proof-$SIZE-$SCORE}
+# RUN and WORDLIST given by the caller are relative to the caller; the default RUN
+# is under the repository.
+if [[ -n "${RUN:-}" ]]; then RUN=$(from_caller "$RUN"); else RUN=shards/proof-$SIZE-$SCORE; fi
+if [[ -n "${WORDLIST:-}" ]]; then WORDLIST=$(from_caller "$WORDLIST"); fi
+if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 TOP=${TOP:-50}
 [[ -x "$BOGGLEMAX" ]] || { echo "proof.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }

@@ -1,0 +1,97 @@
+//! The shell drivers in scripts/, run as a user would: from another working directory, with
+//! relative paths, which must be taken from that directory, not the repository's.
+
+use std::path::Path;
+use std::process::Command;
+
+mod common;
+use common::{small_wordlist, stdout_ok};
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `script` with `args` in `cwd`, the binary under test as BOGGLEMAX; asserts success.
+fn script(cwd: &Path, script: &str, args: &[&str], env: &[(&str, &str)]) -> String {
+    let out = Command::new(repo().join("scripts").join(script))
+        .args(args)
+        .current_dir(cwd)
+        .env("BOGGLEMAX", env!("CARGO_BIN_EXE_bogglemax"))
+        .envs(env.iter().copied())
+        .output()
+        .expect("script runs");
+    assert!(
+        out.status.success(),
+        "{script} {args:?} in {}: {}{}",
+        cwd.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn plan_here(dir: &Path, name: &str) {
+    let list = dir.join("words.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_bogglemax"))
+        .args([
+            "plan",
+            "--size",
+            "2x3",
+            "--partition",
+            "aeiou bcdfghjklmnpqrstvwxyz",
+        ])
+        .args(["--score", "20", "--shards", "3", "--wordlist", "words.txt"])
+        .args(["--out", name])
+        .current_dir(dir)
+        .output()
+        .expect("plan");
+    assert!(out.status.success(), "{out:?}");
+    assert!(list.exists());
+}
+
+#[test]
+fn scripts_take_relative_paths_from_the_callers_directory() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    small_wordlist(dir.path(), "aerstdn");
+
+    // break-xargs.sh with a relative RUN.
+    plan_here(dir.path(), "run-xargs");
+    script(dir.path(), "break-xargs.sh", &["run-xargs", "2"], &[]);
+    let run = dir.path().join("run-xargs");
+    assert_eq!(
+        stdout_ok(&["status", run.to_str().unwrap(), "--pending"]),
+        ""
+    );
+
+    // break-parallel.sh, where GNU parallel is installed.
+    if Command::new("parallel").arg("--version").output().is_ok() {
+        plan_here(dir.path(), "run-parallel");
+        script(dir.path(), "break-parallel.sh", &["run-parallel", "2"], &[]);
+        let run = dir.path().join("run-parallel");
+        assert_eq!(
+            stdout_ok(&["status", run.to_str().unwrap(), "--pending"]),
+            ""
+        );
+        assert!(run.join("parallel.joblog").exists());
+    } else {
+        eprintln!("break-parallel.sh not run: GNU parallel is not installed");
+    }
+
+    // proof.sh with a relative RUN and WORDLIST: the run is made here, not in the repository.
+    let out = script(
+        dir.path(),
+        "proof.sh",
+        &["2x3"],
+        &[
+            ("RUN", "run-proof"),
+            ("WORDLIST", "words.txt"),
+            ("SCORE", "20"),
+            ("SHARDS", "2"),
+            ("PARTITION", "aeiou bcdfghjklmnpqrstvwxyz"),
+            ("JOBS", "2"),
+        ],
+    );
+    assert!(out.contains("proof: complete"), "{out}");
+    assert!(dir.path().join("run-proof/results.csv").exists());
+    assert!(!repo().join("run-proof").exists());
+}
