@@ -24,4 +24,4 @@ count=$("$BOGGLEMAX" status "$RUN" --count)
 # shellcheck disable=SC2086
 seq 0 $((count - 1)) |
     parallel --will-cite -j "$JOBS" --joblog "$RUN/parallel.joblog" --resume-failed ${PARALLEL_OPTS:-} \
-        "$BOGGLEMAX" break "$RUN" --shard {} --threads 1 --quiet
+        "$BOGGLEMAX" break "$RUN" --shard {} --threads 1

@@ -21,6 +21,7 @@ pending=$("$BOGGLEMAX" status "$RUN" --pending)
 count=$(printf '%s' "$pending" | grep -c . || true)
 echo "break-xargs: $count shard(s) to break with $JOBS worker(s)" >&2
 [[ $count -eq 0 ]] && exit 0
-# One thread per process: the parallelism is across shards.
+# One thread per process: the parallelism is across shards. Each writes a progress line
+# every 30 s to standard error (classes done, CPU seconds, the classes it is on).
 printf '%s\n' "$pending" |
-    xargs -P "$JOBS" -I{} "$BOGGLEMAX" break "$RUN" --shard {} --threads 1 --quiet
+    xargs -P "$JOBS" -I{} "$BOGGLEMAX" break "$RUN" --shard {} --threads 1

@@ -298,3 +298,47 @@ fn sigkill_from_outside_then_resume() {
     stdout_ok(&["break", s(&run), "--all", "--quiet"]);
     setup.assert_same_as_reference(&run);
 }
+
+#[test]
+#[cfg_attr(
+    not(feature = "failpoints"),
+    ignore = "needs the crash points: make test, or cargo test --features failpoints"
+)]
+fn batch_logs_name_the_class_a_stuck_worker_is_on() {
+    let setup = Setup::new();
+    let run = setup.plan("stuck");
+    // A worker stuck after its 2nd journaled class (paused there), its standard error a pipe
+    // as in a batch log, a progress line every second: the lines go on while nothing
+    // finishes, and name the class it is stuck on.
+    let mut child = bin()
+        .args(["break", s(&run), "--all", "--threads", "1"])
+        .env("BOGGLEMAX_FAILPOINT", "class-journaled:2:pause")
+        .env("BOGGLEMAX_PROGRESS_SECS", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut paused = false;
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            paused |= line.contains("paused");
+            // The first progress line after the pause, with the paused class running.
+            if paused && line.contains("running: class") {
+                let _ = tx.send(line);
+                break;
+            }
+        }
+    });
+    let line = rx.recv_timeout(HANG_LIMIT);
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reap");
+    let line = line.expect("a progress line naming the running class");
+    assert!(
+        line.starts_with("shard 0: 1/") && line.contains(" classes, ") && line.contains(" CPU-s"),
+        "{line}"
+    );
+    assert!(line.contains("; running: class "), "{line}");
+}

@@ -86,7 +86,7 @@ pub fn break_shard(
         .keep_candidates(options.keep_candidates);
     let keep = options.keep_candidates;
     let journal = Mutex::new(journal);
-    let progress = Progress::new(&format!("shard {k}"), pending.len() as u64, options.quiet);
+    let mut progress = Progress::new(&format!("shard {k}"), pending.len() as u64, options.quiet);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
@@ -106,6 +106,7 @@ pub fn break_shard(
                     why: format!("class id {id}: {e}"),
                 })?;
                 let earlier = contents.parts.get(&id).map(Vec::as_slice).unwrap_or(&[]);
+                progress.begin(id);
                 let start = Instant::now();
                 let mut failure = None;
                 let skip = |l: u8| earlier.iter().any(|p| p.part == Some(l));
@@ -144,7 +145,7 @@ pub fn break_shard(
                 outcome.results.sort();
                 outcome.candidates.sort();
                 append(&record(id, None, &outcome, keep_all))?;
-                progress.inc();
+                progress.end(id, outcome.seconds);
                 Ok(())
             })
     })?;

@@ -45,7 +45,7 @@ pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
     let mut seconds = 0f64;
     let mut check_seconds = 0f64;
     let mut slowest: Vec<(f64, u64, u64)> = Vec::new();
-    let progress = Progress::counting("merge", m.shards as u64, "shards", quiet);
+    let mut progress = Progress::counting("merge", m.shards as u64, "shards", quiet);
     for k in 0..m.shards {
         let journal = read_journal(&run.journal_path(k), m.run_id(), m.size())?;
         // Results: each canonical board once (a board lies in one canonical class only, but
@@ -206,7 +206,7 @@ pub fn rescore(
     let threshold = m.threshold as u64;
     let mut report = AuditReport::default();
     let mut finished: Vec<(u32, u64)> = Vec::new();
-    let progress = Progress::counting("rescore", m.shards as u64, "shards", quiet);
+    let mut progress = Progress::counting("rescore", m.shards as u64, "shards", quiet);
     for k in 0..m.shards {
         let path = run.journal_path(k);
         let journal = read_journal(&path, m.run_id(), size)?;
@@ -243,7 +243,7 @@ pub fn rescore(
     let space = m.space();
     let settings = m.settings();
     let breaker = ClassBreaker::new(dict.trie(), size, m.scoring());
-    let progress = Progress::new("re-break", finished.len() as u64, quiet);
+    let mut progress = Progress::new("re-break", finished.len() as u64, quiet);
     let mut by_shard: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
     for &(k, id) in &finished {
         by_shard.entry(k).or_default().push(id);

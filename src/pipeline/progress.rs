@@ -1,22 +1,79 @@
-//! Progress of long stages: a bar on a terminal, a plain line every so often otherwise
-//! (batch logs), both on standard error.
+//! Progress of long stages: a bar on a terminal; in batch logs (standard error not a
+//! terminal) a plain line every 30 seconds, whether or not anything finished meanwhile, so a
+//! stuck task and a slow one look different.
 
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::sync::Mutex;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// How often a plain progress line is written when standard error is not a terminal.
+/// How often a plain progress line is written when standard error is not a terminal;
+/// `BOGGLEMAX_PROGRESS_SECS` overrides it (the tests use 1).
 const LINE_EVERY: Duration = Duration::from_secs(30);
+
+/// The most running classes a plain line names (the longest-running ones).
+const SHOW_RUNNING: usize = 4;
 
 /// A counter of finished items shown as a bar or as periodic lines.
 pub struct Progress {
+    bar: Option<ProgressBar>,
+    plain: Option<Arc<Plain>>,
+    ticker: Option<JoinHandle<()>>,
+}
+
+/// What the plain lines report, shared with the thread that writes them.
+struct Plain {
     label: String,
     unit: &'static str,
     total: u64,
-    bar: Option<ProgressBar>,
-    plain: Option<Mutex<(u64, Instant)>>,
     start: Instant,
+    state: Mutex<PlainState>,
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct PlainState {
+    done: u64,
+    /// Seconds spent on the finished items (CPU seconds of the threads that did them).
+    seconds: f64,
+    /// Items in progress, by id, with when they started.
+    running: BTreeMap<u64, Instant>,
+    stopped: bool,
+}
+
+impl Plain {
+    fn line(&self) -> String {
+        let s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut line = format!(
+            "{}: {}/{} {}, {:.0} s wall",
+            self.label,
+            s.done,
+            self.total,
+            self.unit,
+            self.start.elapsed().as_secs_f64()
+        );
+        if s.seconds > 0.0 || !s.running.is_empty() {
+            let running: f64 = s.running.values().map(|t| t.elapsed().as_secs_f64()).sum();
+            line += &format!(", {:.0} CPU-s", s.seconds + running);
+        }
+        if !s.running.is_empty() {
+            let mut longest: Vec<(u64, f64)> = s
+                .running
+                .iter()
+                .map(|(&id, t)| (id, t.elapsed().as_secs_f64()))
+                .collect();
+            longest.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            let names: Vec<String> = longest
+                .iter()
+                .take(SHOW_RUNNING)
+                .map(|(id, secs)| format!("class {id} for {secs:.0} s"))
+                .collect();
+            line += &format!("; running: {}", names.join(", "));
+        }
+        line
+    }
 }
 
 impl Progress {
@@ -40,15 +97,66 @@ impl Progress {
             bar.set_message(label.to_string());
             bar
         });
-        let plain = (!quiet && !terminal).then(|| Mutex::new((0, Instant::now())));
-        Progress {
-            label: label.to_string(),
-            unit,
-            total,
-            bar,
-            plain,
-            start: Instant::now(),
+        let plain = (!quiet && !terminal).then(|| {
+            Arc::new(Plain {
+                label: label.to_string(),
+                unit,
+                total,
+                start: Instant::now(),
+                state: Mutex::new(PlainState::default()),
+                wake: Condvar::new(),
+            })
+        });
+        let ticker = plain.clone().map(|plain| {
+            let every = std::env::var("BOGGLEMAX_PROGRESS_SECS")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .map_or(LINE_EVERY, Duration::from_secs);
+            std::thread::spawn(move || {
+                let mut state = plain.state.lock().unwrap_or_else(|e| e.into_inner());
+                // `stopped` is checked before every wait: a stop that came before this
+                // thread first took the lock is not missed.
+                while !state.stopped {
+                    let (next, _) = plain
+                        .wake
+                        .wait_timeout(state, every)
+                        .unwrap_or_else(|e| e.into_inner());
+                    state = next;
+                    if state.stopped {
+                        return;
+                    }
+                    drop(state);
+                    eprintln!("{}", plain.line());
+                    state = plain.state.lock().unwrap_or_else(|e| e.into_inner());
+                }
+            })
+        });
+        Progress { bar, plain, ticker }
+    }
+
+    fn update(&self, f: impl FnOnce(&mut PlainState)) {
+        if let Some(plain) = &self.plain {
+            f(&mut plain.state.lock().unwrap_or_else(|e| e.into_inner()));
         }
+    }
+
+    /// Notes that item `id` (a class) has started.
+    pub fn begin(&self, id: u64) {
+        self.update(|s| {
+            s.running.insert(id, Instant::now());
+        });
+    }
+
+    /// Counts item `id` as finished after `seconds` of work.
+    pub fn end(&self, id: u64, seconds: f64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+        }
+        self.update(|s| {
+            s.running.remove(&id);
+            s.done += 1;
+            s.seconds += seconds;
+        });
     }
 
     /// Counts one more finished item.
@@ -56,27 +164,27 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.inc(1);
         }
-        if let Some(plain) = &self.plain {
-            let mut state = plain.lock().unwrap_or_else(|e| e.into_inner());
-            state.0 += 1;
-            if state.1.elapsed() >= LINE_EVERY {
-                state.1 = Instant::now();
-                eprintln!(
-                    "{}: {}/{} {}, {:.0} s",
-                    self.label,
-                    state.0,
-                    self.total,
-                    self.unit,
-                    self.start.elapsed().as_secs_f64()
-                );
-            }
-        }
+        self.update(|s| s.done += 1);
     }
 
     /// Ends the display.
-    pub fn finish(&self) {
+    pub fn finish(&mut self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+        self.update(|s| s.stopped = true);
+        if let Some(plain) = &self.plain {
+            plain.wake.notify_all();
+        }
+        if let Some(ticker) = self.ticker.take() {
+            let _ = ticker.join();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        // An error on the way: the line-writing thread stops with the display.
+        self.finish();
     }
 }
