@@ -16,8 +16,10 @@ usage() {
     sed -n "$USAGE_LINES" "$0" | sed 's/^# \{0,1\}//'
 }
 
-# parse_args "$@": sets RUN (absolute), MAX_RUNNING (may be empty) and EXTRA (sbatch options
-# passed through to every sbatch call, e.g. --time, --mem, --partition, --account).
+# parse_args "$@": sets RUN (absolute), MAX_RUNNING (may be empty), EXTRA (sbatch options
+# passed through to every sbatch call, e.g. --time, --mem, --partition, --account) and
+# MERGE_TIME, MERGE_MEM (the merge job's own limits: it reads only the journals, a few bytes
+# a class, so it needs neither the break tasks' time nor their memory).
 parse_args() {
     if [[ $# -eq 0 ]]; then
         usage >&2
@@ -31,6 +33,8 @@ parse_args() {
     local run=$1
     shift
     MAX_RUNNING=
+    MERGE_TIME=1:00:00
+    MERGE_MEM=2G
     EXTRA=()
     while [[ $# -gt 0 ]]; do
         case "$1" in
@@ -38,6 +42,12 @@ parse_args() {
             --max-running) [[ $# -ge 2 ]] || die "--max-running needs a number"
                 MAX_RUNNING=$2; shift 2 ;;
             --max-running=*) MAX_RUNNING=${1#*=}; shift ;;
+            --merge-time) [[ $# -ge 2 ]] || die "--merge-time needs a Slurm time, e.g. 1:00:00"
+                MERGE_TIME=$2; shift 2 ;;
+            --merge-time=*) MERGE_TIME=${1#*=}; shift ;;
+            --merge-mem) [[ $# -ge 2 ]] || die "--merge-mem needs a size, e.g. 2G"
+                MERGE_MEM=$2; shift 2 ;;
+            --merge-mem=*) MERGE_MEM=${1#*=}; shift ;;
             *) EXTRA+=("$1"); shift ;;
         esac
     done
@@ -97,6 +107,25 @@ sbatch_id() {
     echo "${out%%;*}" # --parsable prints "id" or "id;cluster"
 }
 
+# merge_options: sets MERGE_EXTRA, the sbatch options of the merge job: EXTRA without the
+# break tasks' time, memory and CPU options, plus --time=MERGE_TIME --mem=MERGE_MEM.
+merge_options() {
+    local a skip=0
+    MERGE_EXTRA=()
+    for a in "${EXTRA[@]}"; do
+        if ((skip)); then
+            skip=0
+            continue
+        fi
+        case "$a" in
+            --time | --mem | --mem-per-cpu | --cpus-per-task | -t | -c) skip=1 ;;
+            --time=* | --mem=* | --mem-per-cpu=* | --cpus-per-task=* | -t* | -c*) ;;
+            *) MERGE_EXTRA+=("$a") ;;
+        esac
+    done
+    MERGE_EXTRA+=(--time="$MERGE_TIME" --mem="$MERGE_MEM")
+}
+
 # submit_shards SHARD...: submits the shards as job array(s) of break.sbatch, then merge.sbatch
 # after all of them (afterany: it runs even when tasks fail, and says what is missing).
 # Array task ids must stay below MaxArraySize, so shards are cut into blocks of that size;
@@ -125,8 +154,9 @@ submit_shards() {
     done
     local dep
     dep=afterany:$(IFS=:; echo "${jobs[*]}")
+    merge_options
     job=$(sbatch_id --dependency="$dep" --job-name=bogglemax-merge \
-        --output="$RUN/logs/merge-%j.log" "${EXTRA[@]}" \
+        --output="$RUN/logs/merge-%j.log" "${MERGE_EXTRA[@]}" \
         "$SLURM_DIR/merge.sbatch" "$RUN" "$BIN")
     echo "merge job $job: after ${jobs[*]} end, log $RUN/logs/merge-$job.log"
 }

@@ -4,7 +4,7 @@
 # and a merge job after it. Finished classes are never redone: each shard resumes from its
 # journal. Exits 0 without submitting anything when no shard is pending.
 #
-#   scripts/slurm/resubmit.sh RUN [--max-running N] [sbatch options...]
+#   scripts/slurm/resubmit.sh RUN [--max-running N] [--merge-time T] [--merge-mem M] [sbatch options...]
 #
 # Options and BOGGLEMAX as for submit.sh. Run it once the earlier jobs have ended: a shard
 # that a still-running task holds is refused by its lock (that new task exits 2).

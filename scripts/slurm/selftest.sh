@@ -355,7 +355,12 @@ check_error "submit.sh without sbatch on PATH" 2 "sbatch not found" \
 
 # ---- A: submit a whole run, compare with the local run --------------------------------
 say "A: submit.sh $A"
-submit "A" 1 "$HERE/submit.sh" "$A" --max-running 2
+submit "A" 1 "$HERE/submit.sh" "$A" --max-running 2 --time=20:00 --merge-time 7:00
+# The merge job has its own limits, not the break tasks'.
+tl=$(scontrol show job "$MERGE" 2> /dev/null | grep -o 'TimeLimit=[0-9:-]*' | head -1)
+expect "A: the merge job has its own time limit ($tl), not the tasks' 20 min" test "$tl" = TimeLimit=00:07:00
+tl=$(scontrol show job "${ARRAYS[0]:-x}" 2> /dev/null | grep -o 'TimeLimit=[0-9:-]*' | head -1)
+expect "A: the break tasks have theirs ($tl)" test "$tl" = TimeLimit=00:20:00
 t0=$SECONDS
 wait_queue_empty "A" || true
 say "A: cluster run took $((SECONDS - t0)) s"

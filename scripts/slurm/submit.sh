@@ -2,12 +2,15 @@
 # Submits a planned bogglemax run to Slurm: a job array with one task per shard
 # (break.sbatch), then a merge job (merge.sbatch) that starts when the array has ended.
 #
-#   scripts/slurm/submit.sh RUN [--max-running N] [sbatch options...]
+#   scripts/slurm/submit.sh RUN [--max-running N] [--merge-time T] [--merge-mem M] [sbatch options...]
 #
 # RUN          run directory from `bogglemax plan`, on a filesystem every node shares.
 # --max-running N
 #              at most N array tasks at once (--array=0-K%N).
-# sbatch options (e.g. --time=4:00:00 --mem=8G --partition=X --account=Y) go to every job.
+# --merge-time T, --merge-mem M
+#              the merge job's limits (default 1:00:00 and 2G: it reads only the journals).
+# sbatch options (e.g. --time=4:00:00 --mem=8G --partition=X --account=Y) go to every job;
+#              the break tasks' --time, --mem and --cpus-per-task are not given to the merge.
 # BOGGLEMAX    the binary (default: bogglemax on PATH, else target/release/bogglemax of this
 #              repository); it too must be on the shared filesystem.
 # Prints the job ids. Logs: RUN/logs/break-JOB_TASK.log and RUN/logs/merge-JOB.log. When
@@ -16,7 +19,7 @@
 # --max-running applying to each.
 set -euo pipefail
 PROG=submit.sh
-USAGE_LINES=2,17p
+USAGE_LINES=2,20p
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
