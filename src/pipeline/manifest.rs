@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 const MANIFEST_KIND: &[u8; 4] = b"MANI";
 const SHARD_KIND: &[u8; 4] = b"SHRD";
-const FORMAT_VERSION: u32 = 1;
+/// Version of the run format (manifest, shards, journals): a run planned under another one is
+/// refused by name. 2: journals hold checked results, not candidates (2026-11-25).
+const FORMAT_VERSION: u32 = 2;
 
 /// What a run proves and how: everything a later stage needs, fixed at `plan` time.
 #[derive(Clone, Debug, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
@@ -40,10 +42,29 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// A fingerprint of the manifest that every other file of the run carries.
+    /// A fingerprint of what the run proves, which every other file of the run carries: the
+    /// SHA-256 of a fixed encoding of every setting (each field's length as u64 LE, then its
+    /// bytes, in declaration order), without the tool version, so that a compatible version
+    /// of bogglemax resumes a run that another planned.
     pub fn run_id(&self) -> u64 {
-        let text = format!("{self:?}");
-        let digest = Sha256::digest(text.as_bytes());
+        let mut hash = Sha256::new();
+        let fields: [&[u8]; 10] = [
+            b"bogglemax run",
+            self.size.as_bytes(),
+            self.partition.as_bytes(),
+            &self.threshold.to_le_bytes(),
+            &self.switchover.to_le_bytes(),
+            self.scoring.as_bytes(),
+            self.wordlist.as_bytes(),
+            self.wordlist_sha256.as_bytes(),
+            &self.classes.to_le_bytes(),
+            &self.shards.to_le_bytes(),
+        ];
+        for field in fields {
+            hash.update((field.len() as u64).to_le_bytes());
+            hash.update(field);
+        }
+        let digest = hash.finalize();
         u64::from_le_bytes(
             digest[..8]
                 .try_into()
@@ -129,7 +150,19 @@ impl RunDir {
                 root.display()
             )));
         }
-        let manifest: Manifest = read_framed(&path, MANIFEST_KIND)?;
+        let manifest: Manifest = read_framed(&path, MANIFEST_KIND).map_err(|e| match e {
+            PipelineError::Format {
+                path,
+                err: format::FormatError::WrongVersion { got, expected },
+            } => PipelineError::Mismatch {
+                path,
+                why: format!(
+                    "planned by a bogglemax of run format {got}; this one reads run format \
+                     {expected}: finish the run with the version that planned it, or plan it again"
+                ),
+            },
+            e => e,
+        })?;
         let bad = |why: String| PipelineError::Corrupt {
             path: path.clone(),
             why,
@@ -295,4 +328,93 @@ where
             why: format!("archive does not validate: {e}"),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{PlanSettings, plan};
+
+    fn manifest() -> Manifest {
+        Manifest {
+            tool_version: "0.1.0".into(),
+            size: "3x3".into(),
+            partition: "aeiou bcdfghjklmnpqrstvwxyz".into(),
+            threshold: 500,
+            switchover: 1000,
+            scoring: "standard".into(),
+            wordlist: "enable2k (built-in)".into(),
+            wordlist_sha256: "f1e9".into(),
+            classes: 102,
+            shards: 16,
+        }
+    }
+
+    /// The run id is a fixed encoding's hash: pinned, so that a change of encoding (which
+    /// would orphan every journal of every run) cannot pass unnoticed; the tool version is
+    /// not part of it, every setting is.
+    #[test]
+    fn run_id_is_stable_and_ignores_the_tool_version() {
+        let m = manifest();
+        assert_eq!(m.run_id(), 0x8312_0ae2_2c8a_e6a3, "{:#x}", m.run_id());
+        let newer = Manifest {
+            tool_version: "0.2.0".into(),
+            ..m.clone()
+        };
+        assert_eq!(newer.run_id(), m.run_id());
+        for other in [
+            Manifest {
+                threshold: 501,
+                ..m.clone()
+            },
+            Manifest {
+                partition: "aeiou bcdfghjklmnpqrstvwxy z".into(),
+                ..m.clone()
+            },
+            Manifest {
+                shards: 17,
+                ..m.clone()
+            },
+        ] {
+            assert_ne!(other.run_id(), m.run_id());
+        }
+    }
+
+    /// A run planned by another version of bogglemax with the same run format resumes; one
+    /// of another run format is refused, saying so.
+    #[test]
+    fn compatible_versions_resume_and_other_run_formats_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let dict = Dictionary::from_text("words", b"tea\neat\nate\nrate\ntear\n");
+        let settings = PlanSettings {
+            size: "2x2".parse().unwrap(),
+            partition: "aeiou bcdfghjklmnpqrstvwxyz".into(),
+            threshold: 2,
+            switchover: None,
+            scoring: Scoring::Standard,
+            shards: 2,
+        };
+        let root = dir.path().join("run");
+        let run = plan(&root, &dict, &settings).unwrap();
+        let run_id = run.manifest().run_id();
+        let path = RunDir::manifest_path(&root);
+
+        let older = Manifest {
+            tool_version: "0.0.9".into(),
+            ..run.manifest().clone()
+        };
+        write_framed(&path, MANIFEST_KIND, &older).unwrap();
+        let reopened = RunDir::open(&root).unwrap();
+        assert_eq!(reopened.manifest().tool_version, "0.0.9");
+        assert_eq!(reopened.manifest().run_id(), run_id);
+        reopened.shard(0).unwrap();
+
+        let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&older).unwrap();
+        std::fs::write(&path, format::frame(MANIFEST_KIND, 1, &bytes)).unwrap();
+        let err = RunDir::open(&root).err().expect("refused").to_string();
+        assert!(
+            err.contains("run format 1") && err.contains("plan it again"),
+            "{err}"
+        );
+    }
 }
