@@ -27,7 +27,7 @@ impl BreakSettings {
     /// The default switchover: 2 × S. The paper switches at 1.5 × S; our OrderlyBound
     /// bounds each position by its best letter, so it can take larger trees: over six 4x4
     /// classes 2 × S and 2.5 × S tied, both 30 % faster than 1.5 × S, and on the hardest
-    /// class 2 × S was 7 % faster than 2.5 × S (NOTES-bench.md).
+    /// class 2 × S was 7 % faster than 2.5 × S (docs/NOTES-bench.md).
     pub fn with_default_switchover(threshold: u32) -> BreakSettings {
         BreakSettings {
             threshold,
@@ -313,7 +313,7 @@ impl<'d> ClassBreaker<'d> {
     /// trees' bounds already add up to no more than the switchover, the merge is skipped and
     /// OrderlyBound runs on `tree` itself with the cell held to `letter` (a shallow merge of
     /// the same two trees: sound by the same lemma, and on seven 4x4 classes 5-17 % faster
-    /// than building the merged tree first; NOTES-bench.md has the figures).
+    /// than building the merged tree first; docs/NOTES-bench.md has the figures).
     fn branch(&self, run: &mut Run<'_, 'd>, tree: SumId, p: usize, letter: u8) {
         if run.arena.branch_bound(tree, p, letter) <= run.settings.switchover as u64 {
             self.orderly_bound(run, tree, p, Some(letter));
