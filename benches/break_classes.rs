@@ -7,6 +7,7 @@
 use bogglemax::board::Size;
 use bogglemax::bound::{BreakSettings, CellOrder, ClassBreaker, ClassSpace, Partition};
 use bogglemax::dict::Dictionary;
+use bogglemax::rng::splitmix64;
 use bogglemax::solve::Scoring;
 use std::time::Instant;
 
@@ -15,14 +16,6 @@ const PARTITION_4X4: &str = "aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfgh
 /// Seed of the 4x4 sample (SplitMix64 over canonical ids).
 const SAMPLE_SEED: u64 = 20261122;
 const SAMPLE_SIZE: usize = 100;
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 fn run(
     dict: &Dictionary,
@@ -101,7 +94,7 @@ fn main() {
         let canon = space.canonical_ids();
         let mut state = SAMPLE_SEED;
         let mut ids: Vec<u64> = (0..SAMPLE_SIZE)
-            .map(|_| canon[(splitmix(&mut state) % canon.len() as u64) as usize])
+            .map(|_| canon[(splitmix64(&mut state) % canon.len() as u64) as usize])
             .collect();
         ids.sort_unstable();
         println!("4x4 sample ids (seed {SAMPLE_SEED}): {ids:?}");

@@ -6,6 +6,7 @@
 
 use bogglemax::board::{Board, Geometry, Size};
 use bogglemax::dict::Dictionary;
+use bogglemax::rng::splitmix64;
 use bogglemax::solve::{Scoring, Solver};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -14,14 +15,6 @@ use std::time::Instant;
 /// Seed of the random boards (SplitMix64; letters uniform over a–z).
 const SEED: u64 = 20261123;
 const RANDOM_BOARDS: usize = 400_000;
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// Scores every board `rounds` times on one thread; prints and returns boards per second.
 fn rate(name: &str, solver: &mut Solver, boards: &[Board], rounds: usize) -> f64 {
@@ -50,7 +43,9 @@ fn main() {
     let mut state = SEED;
     let random: Vec<Board> = (0..RANDOM_BOARDS)
         .map(|_| {
-            let letters: Vec<u8> = (0..16).map(|_| (splitmix(&mut state) % 26) as u8).collect();
+            let letters: Vec<u8> = (0..16)
+                .map(|_| (splitmix64(&mut state) % 26) as u8)
+                .collect();
             Board::from_letters(size, &letters)
         })
         .collect();
