@@ -4,12 +4,10 @@
 //! The modules follow the pipeline: [`board`] and [`dict`] hold the inputs, [`solve`] scores
 //! one board, [`search`] finds good boards (drawing on the seeded generator of [`rng`]),
 //! [`bound`] bounds and breaks board classes, and [`pipeline`] turns class breaking into a
-//! resumable, sharded proof. [`cli`] is the command line, kept in the library so that tests
-//! can call every command without a process.
+//! resumable, sharded proof. The command line is the binary's (src/main.rs and src/cli/).
 
 pub mod board;
 pub mod bound;
-pub mod cli;
 pub mod dict;
 pub mod failpoint;
 pub mod format;

@@ -1,11 +1,17 @@
 //! The `bogglemax` binary: parse the command line, run it, map errors to exit status 2.
+//!
+//! The command line ([`cli`]) lives here, not in the library: the library takes typed
+//! settings and returns results and errors, as ripgrep keeps argument parsing out of its
+//! crates; the tests drive the binary as a user does.
+
+mod cli;
 
 use clap::Parser;
 use clap::error::ErrorKind;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match bogglemax::cli::Cli::try_parse() {
+    let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         // Help and version (asked for, or shown because nothing was given) print in full.
         Err(e)
@@ -27,13 +33,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match bogglemax::cli::run(cli) {
+    match cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if bogglemax::cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) if e.downcast_ref::<bogglemax::cli::ExitStatus>().is_some() => {
-            let status = e
-                .downcast_ref::<bogglemax::cli::ExitStatus>()
-                .map_or(1, |s| s.0);
+        Err(e) if cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<cli::ExitStatus>().is_some() => {
+            let status = e.downcast_ref::<cli::ExitStatus>().map_or(1, |s| s.0);
             ExitCode::from(status)
         }
         Err(e) => {

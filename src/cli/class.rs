@@ -1,14 +1,14 @@
 //! `bogglemax class`, `bound` and `break-class`: inspect, bound and break one board class.
 
 use super::common::{DictArgs, Output, parse_size};
-use crate::board::{Board, Geometry, Size};
-use crate::bound::{
+use anyhow::{Context, bail};
+use bogglemax::board::{Board, Geometry, Size};
+use bogglemax::bound::{
     Arena, BoardClass, BreakSettings, CellOrder, ClassBreaker, ClassSpace, MAX_TREE_CELLS,
     Partition, max_nomark, sum_union,
 };
-use crate::dict::Dictionary;
-use crate::solve::Scoring;
-use anyhow::{Context, bail};
+use bogglemax::dict::Dictionary;
+use bogglemax::solve::Scoring;
 use clap::Args;
 use std::io::Write;
 use std::time::Instant;

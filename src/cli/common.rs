@@ -1,9 +1,9 @@
 //! Flags shared by many subcommands, and the output sink commands write to.
 
-use crate::board::Size;
-use crate::dict::Dictionary;
-use crate::solve::Scoring;
 use anyhow::Context;
+use bogglemax::board::Size;
+use bogglemax::dict::Dictionary;
+use bogglemax::solve::Scoring;
 use clap::Args;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -54,45 +54,21 @@ pub fn board_inputs(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-/// Where a command's results go: standard output, or a buffer in tests.
-pub enum Output {
-    /// Buffered standard output.
-    Stdout(std::io::BufWriter<std::io::Stdout>),
-    /// Collected text (for tests).
-    Buffer(Vec<u8>),
-}
+/// Where a command's results go: standard output, buffered.
+pub struct Output(std::io::BufWriter<std::io::Stdout>);
 
 impl Output {
     /// Standard output, buffered.
     pub fn stdout() -> Output {
-        Output::Stdout(std::io::BufWriter::new(std::io::stdout()))
-    }
-
-    /// An in-memory sink.
-    pub fn buffer() -> Output {
-        Output::Buffer(Vec::new())
-    }
-
-    /// The text written to an in-memory sink.
-    pub fn text(&self) -> String {
-        match self {
-            Output::Buffer(b) => String::from_utf8_lossy(b).into_owned(),
-            Output::Stdout(_) => String::new(),
-        }
+        Output(std::io::BufWriter::new(std::io::stdout()))
     }
 }
 
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Output::Stdout(w) => w.write(buf),
-            Output::Buffer(b) => b.write(buf),
-        }
+        self.0.write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            Output::Stdout(w) => w.flush(),
-            Output::Buffer(_) => Ok(()),
-        }
+        self.0.flush()
     }
 }

@@ -2,9 +2,9 @@
 //! (bipartite matching) whether boards can be rolled, or estimate how many random ones can.
 
 use super::common::{Output, board_inputs};
-use crate::board::{Board, Dice, Size};
-use crate::rng::Rng;
 use anyhow::Context;
+use bogglemax::board::{Board, Dice, Size};
+use bogglemax::rng::Rng;
 use clap::Args;
 use rayon::prelude::*;
 use std::io::Write;
@@ -116,7 +116,7 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
                     .map(|(cell, &d)| {
                         format!(
                             "{}:{}",
-                            crate::board::letter_char(board.get(cell)),
+                            bogglemax::board::letter_char(board.get(cell)),
                             dice.die_text(d)
                         )
                     })

@@ -1,9 +1,9 @@
 //! `bogglemax dict build|info`: compile a word list, describe a compiled dictionary.
 
 use super::common::Output;
-use crate::dict::Dictionary;
-use crate::format::write_atomic;
 use anyhow::Context;
+use bogglemax::dict::Dictionary;
+use bogglemax::format::write_atomic;
 use clap::Subcommand;
 use std::io::Write;
 use std::path::PathBuf;

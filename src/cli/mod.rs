@@ -9,7 +9,7 @@ mod pipeline;
 mod score;
 mod search;
 
-pub use common::{DictArgs, Output};
+pub use common::Output;
 pub use pipeline::ExitStatus;
 
 use clap::{Parser, Subcommand};

@@ -1,9 +1,9 @@
 //! `bogglemax plan`, `break`, `rescore`, `merge` and `status`: the proof pipeline's stages.
 
 use super::common::{DictArgs, Output, parse_size};
-use crate::board::Size;
-use crate::pipeline::{self, BreakOptions, PlanSettings, RunDir};
 use anyhow::{Context, bail};
+use bogglemax::board::Size;
+use bogglemax::pipeline::{self, BreakOptions, PlanSettings, RunDir};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;

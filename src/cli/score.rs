@@ -1,9 +1,9 @@
 //! `bogglemax score`: score boards given as arguments or on standard input.
 
 use super::common::{DictArgs, Output, board_inputs, parse_size};
-use crate::board::{Board, Geometry, Size};
-use crate::solve::Solver;
 use anyhow::Context;
+use bogglemax::board::{Board, Geometry, Size};
+use bogglemax::solve::Solver;
 use clap::Args;
 use rayon::prelude::*;
 use std::io::Write;

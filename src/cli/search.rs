@@ -1,11 +1,11 @@
 //! `bogglemax canon`, `hillclimb` and `anneal`: canonical forms and the local searches.
 
 use super::common::{DictArgs, Output, board_inputs, parse_size};
-use crate::board::{Board, Size, Symmetries};
-use crate::search::anneal::{AnnealReport, AnnealSettings, Annealer};
-use crate::search::hillclimb::{HillClimber, HillclimbSettings, RoundReport};
-use crate::search::{Letters, RunOutcome, SearchError, SearchSpace, summarize};
 use anyhow::Context;
+use bogglemax::board::{Board, Size, Symmetries};
+use bogglemax::search::anneal::{AnnealReport, AnnealSettings, Annealer};
+use bogglemax::search::hillclimb::{HillClimber, HillclimbSettings, RoundReport};
+use bogglemax::search::{Letters, RunOutcome, SearchError, SearchSpace, summarize};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
