@@ -1,0 +1,480 @@
+//! The node arena: storage of sum and choice nodes, their bounds, merging and branching
+//! (the module `super` documents the layout).
+
+use super::order::CellOrder;
+use super::{ChoiceId, MAX_TREE_CELLS, SumId};
+
+/// Words before a sum node's first child entry.
+const SUM_HEADER: usize = 3;
+/// Words before a choice node's first child entry.
+const CHOICE_HEADER: usize = 2;
+/// A choice node's letter mask occupies the bits below this shift; its position those above.
+const POS_SHIFT: u32 = 26;
+const LETTER_MASK: u32 = (1 << POS_SHIFT) - 1;
+/// Marks a [`SumId`] that is a leaf: its low bits are its points, and nothing is stored.
+/// Offsets stay below it, so the arena holds at most 8 GiB.
+const LEAF: u32 = 1 << 31;
+
+/// A child entry: the child's offset and its bound.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Child {
+    pub(super) node: u32,
+    pub(super) bound: u32,
+}
+
+/// A position in the arena to return to.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    words: usize,
+}
+
+/// The node arena of orderly trees.
+#[derive(Default, Debug)]
+pub struct Arena {
+    words: Vec<u32>,
+    created: u64,
+    peak_bytes: u64,
+}
+
+/// A hint to load node `at` into the cache (leaves have nothing to load); it never faults and
+/// changes nothing.
+#[inline(always)]
+fn prefetch(words: &[u32], at: u32) {
+    #[cfg(target_arch = "x86_64")]
+    if at & LEAF == 0 {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let ptr = words.as_ptr().wrapping_add(at as usize) as *const i8;
+        // SAFETY: a prefetch is only a hint: it reads nothing architecturally visible and
+        // cannot fault, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (words, at);
+}
+
+pub(super) fn sat(x: u64) -> u32 {
+    x.min(u32::MAX as u64) as u32
+}
+
+/// The choice children of a sum node, as (choice, position, bound).
+pub struct SumChildren<'a> {
+    entries: &'a [u32],
+    positions: u32,
+}
+
+impl Iterator for SumChildren<'_> {
+    type Item = (ChoiceId, usize, u32);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.positions == 0 {
+            return None;
+        }
+        let pos = self.positions.trailing_zeros() as usize;
+        self.positions &= self.positions - 1;
+        let item = (self.entries[0], pos, self.entries[1]);
+        self.entries = &self.entries[2..];
+        Some(item)
+    }
+}
+
+impl Arena {
+    /// The raw words, for tests that compare two arenas word for word.
+    #[cfg(test)]
+    pub(super) fn raw_words(&self) -> &[u32] {
+        &self.words
+    }
+
+    /// An empty arena.
+    pub fn new() -> Arena {
+        Arena::default()
+    }
+
+    /// Where the arena ends now.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            words: self.words.len(),
+        }
+    }
+
+    /// Drops every node made after `mark`. Nodes made before it never point to later ones.
+    pub fn reset(&mut self, mark: Mark) {
+        self.note_peak();
+        self.words.truncate(mark.words);
+    }
+
+    /// Empties the arena for the next class, keeping its memory if it is at most
+    /// `keep_bytes` (reused memory needs no fresh pages, which the kernel must fault in and
+    /// zero: a tenth of the time of small classes), and releasing it otherwise.
+    pub fn clear(&mut self, keep_bytes: usize) {
+        self.words.clear();
+        if self.words.capacity() * 4 > keep_bytes {
+            self.words = Vec::new();
+        }
+        self.created = 0;
+        self.peak_bytes = 0;
+    }
+
+    fn note_peak(&mut self) {
+        self.peak_bytes = self.peak_bytes.max(self.words.len() as u64 * 4);
+    }
+
+    /// Nodes created so far (build and merges, including ones since dropped; leaves count
+    /// though they take no space).
+    pub fn created(&self) -> u64 {
+        self.created
+    }
+
+    /// The most bytes the arena has held.
+    pub fn peak_bytes(&mut self) -> u64 {
+        self.note_peak();
+        self.peak_bytes
+    }
+
+    /// The bound of a sum node.
+    #[inline]
+    pub fn bound(&self, sum: SumId) -> u32 {
+        if sum & LEAF != 0 {
+            return sum & !LEAF;
+        }
+        self.words[sum as usize + 1]
+    }
+
+    /// The points on a sum node itself.
+    #[inline]
+    pub fn points(&self, sum: SumId) -> u32 {
+        if sum & LEAF != 0 {
+            return sum & !LEAF;
+        }
+        self.words[sum as usize + 2]
+    }
+
+    /// The position mask of a sum node's children.
+    #[inline]
+    fn positions(&self, sum: SumId) -> u32 {
+        if sum & LEAF != 0 {
+            return 0;
+        }
+        self.words[sum as usize]
+    }
+
+    /// The choice children of a sum node, top position first, with their positions and
+    /// bounds (read from the sum node, without touching the children).
+    #[inline]
+    pub fn children(&self, sum: SumId) -> SumChildren<'_> {
+        let s = sum as usize;
+        let positions = self.positions(sum);
+        if positions == 0 {
+            return SumChildren {
+                entries: &[],
+                positions,
+            };
+        }
+        let len = positions.count_ones() as usize;
+        SumChildren {
+            entries: &self.words[s + SUM_HEADER..s + SUM_HEADER + 2 * len],
+            positions,
+        }
+    }
+
+    /// The position of a choice node's cell in the cell order (stored in its header; merges
+    /// read it there directly).
+    #[cfg(test)]
+    fn choice_pos(&self, choice: ChoiceId) -> usize {
+        (self.words[choice as usize] >> POS_SHIFT) as usize
+    }
+
+    /// The bound of a choice node.
+    #[inline]
+    pub fn choice_bound(&self, choice: ChoiceId) -> u32 {
+        self.words[choice as usize + 1]
+    }
+
+    /// The child entries of a choice node, `(child, bound)` pairs in letter order.
+    #[cfg(test)]
+    fn choice_entries(&self, choice: ChoiceId) -> &[u32] {
+        self.choice_letters(choice).1
+    }
+
+    /// A choice node's letter mask and its child entries, `(child, bound)` pairs in letter
+    /// order (one pair per set bit of the mask).
+    #[inline]
+    pub fn choice_letters(&self, choice: ChoiceId) -> (u32, &[u32]) {
+        let c = choice as usize;
+        let mask = self.words[c] & LETTER_MASK;
+        let len = mask.count_ones() as usize;
+        (
+            mask,
+            &self.words[c + CHOICE_HEADER..c + CHOICE_HEADER + 2 * len],
+        )
+    }
+
+    /// A hint to load node `node` (sum or choice) into the cache before it is read.
+    #[inline(always)]
+    pub fn prefetch(&self, node: u32) {
+        prefetch(&self.words, node);
+    }
+
+    /// The sum child of a choice node for `letter`, if it has one.
+    #[inline]
+    pub fn choice_child(&self, choice: ChoiceId, letter: u8) -> Option<SumId> {
+        let c = choice as usize;
+        let mask = self.words[c] & LETTER_MASK;
+        let bit = 1u32 << letter;
+        if mask & bit == 0 {
+            return None;
+        }
+        Some(self.words[c + CHOICE_HEADER + 2 * (mask & (bit - 1)).count_ones() as usize])
+    }
+
+    /// `Force(tree, B)`: the points of every sum node whose path of choices the board with
+    /// these letters (one per cell) realises. For checking the invariant; not a hot path.
+    pub fn force(&self, tree: SumId, letters: &[u8], order: &CellOrder) -> u64 {
+        let mut total = self.points(tree) as u64;
+        for (c, pos, _) in self.children(tree) {
+            if let Some(child) = self.choice_child(c, letters[order.cell(pos)]) {
+                total += self.force(child, letters, order);
+            }
+        }
+        total
+    }
+
+    /// Checks the stored shape of the tree at `root`, whose cells lie at positions `≥ p`:
+    /// every entry's bound equals its child's, every node's bound follows from its entries,
+    /// and every choice lies after its parent's position (the orderly property).
+    #[cfg(test)]
+    pub fn check(&self, root: SumId, p: usize) -> Result<(), String> {
+        let mut total = self.points(root) as u64;
+        for (c, pos, bound) in self.children(root) {
+            if pos < p || self.choice_pos(c) != pos {
+                return Err(format!(
+                    "choice {c} at position {pos}, below {p} or misfiled"
+                ));
+            }
+            if self.choice_bound(c) != bound {
+                return Err(format!("entry bound {bound} for choice {c}"));
+            }
+            total += bound as u64;
+            let mut max = 0;
+            for e in self.choice_entries(c).chunks_exact(2) {
+                if self.bound(e[0]) != e[1] {
+                    return Err(format!("entry bound {} for sum {}", e[1], e[0]));
+                }
+                max = max.max(e[1]);
+                self.check(e[0], pos + 1)?;
+            }
+            if max != bound {
+                return Err(format!("choice {c} bound {bound}, children max {max}"));
+            }
+        }
+        if sat(total) != self.bound(root) {
+            return Err(format!("sum {root} bound {} != {total}", self.bound(root)));
+        }
+        Ok(())
+    }
+
+    /// The offset the next node gets. Offsets stay below [`LEAF`].
+    fn next_offset(&self) -> u32 {
+        let offset = self.words.len() as u64;
+        assert!(
+            offset < LEAF as u64,
+            "orderly tree arena over 8 GiB: use a finer partition for this class"
+        );
+        offset as u32
+    }
+
+    /// Appends a sum node; `positions` has one bit per entry of `children`.
+    pub(super) fn push_sum(&mut self, points: u32, positions: u32, children: &[Child]) -> Child {
+        debug_assert_eq!(positions.count_ones() as usize, children.len());
+        if children.is_empty() && points < LEAF {
+            // Counted like a stored node, so node counts stay comparable across layouts.
+            self.created += 1;
+            return Child {
+                node: LEAF | points,
+                bound: points,
+            };
+        }
+        let bound = sat(children
+            .iter()
+            .fold(points as u64, |acc, c| acc + c.bound as u64));
+        let node = self.next_offset();
+        self.words.extend_from_slice(&[positions, bound, points]);
+        for c in children {
+            self.words.extend_from_slice(&[c.node, c.bound]);
+        }
+        self.created += 1;
+        Child { node, bound }
+    }
+
+    /// Appends a choice node; `letters` has one bit per entry of `children`.
+    pub(super) fn push_choice(&mut self, pos: usize, letters: u32, children: &[Child]) -> Child {
+        debug_assert_eq!(letters.count_ones() as usize, children.len());
+        let bound = children.iter().map(|c| c.bound).max().unwrap_or(0);
+        let node = self.next_offset();
+        self.words
+            .extend_from_slice(&[letters | (pos as u32) << POS_SHIFT, bound]);
+        for c in children {
+            self.words.extend_from_slice(&[c.node, c.bound]);
+        }
+        self.created += 1;
+        Child { node, bound }
+    }
+
+    /// Merges two orderly trees whose cells all lie at positions ≥ some common position:
+    /// `Force(merge(a, b), B) = Force(a, B) + Force(b, B)`.
+    pub fn merge(&mut self, a: SumId, b: SumId) -> SumId {
+        self.merge_sum(a, b).node
+    }
+
+    fn merge_sum(&mut self, a: SumId, b: SumId) -> Child {
+        let (ma, mb) = (self.positions(a), self.positions(b));
+        let (pa, pb) = (self.points(a), self.points(b));
+        if mb == 0 && pb == 0 {
+            return Child {
+                node: a,
+                bound: self.bound(a),
+            };
+        }
+        if ma == 0 && pa == 0 {
+            return Child {
+                node: b,
+                bound: self.bound(b),
+            };
+        }
+        // Entries are only read for positions a node has, so a leaf's offset is never used.
+        let (a, b) = (a as usize, b as usize);
+        let mut out = [Child::default(); MAX_TREE_CELLS];
+        let n = self.merge_entries::<false>(ma, mb, a + SUM_HEADER, b + SUM_HEADER, &mut out);
+        self.push_sum(sat(pa as u64 + pb as u64), ma | mb, &out[..n])
+    }
+
+    /// Merges two child lists keyed by bitmasks `ma` and `mb` (entries from `ia` and `ib`)
+    /// into `out`, one entry per bit of `ma | mb`, and returns their count. Children on a bit
+    /// both have are merged: sum nodes if `SUMS`, else choice nodes.
+    fn merge_entries<const SUMS: bool>(
+        &mut self,
+        ma: u32,
+        mb: u32,
+        mut ia: usize,
+        mut ib: usize,
+        out: &mut [Child],
+    ) -> usize {
+        self.prefetch_pairs(ma, mb, ia, ib);
+        let mut rest = ma | mb;
+        let mut n = 0;
+        // Invariant: `ia` and `ib` index the entries of `a` and `b` for the lowest bit still
+        // in `rest` that each of them has; `out[..n]` holds the merged lower bits.
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            out[n] = match (ma & bit != 0, mb & bit != 0) {
+                (true, true) => {
+                    let (x, y) = (self.words[ia], self.words[ib]);
+                    ia += 2;
+                    ib += 2;
+                    if SUMS {
+                        self.merge_sum(x, y)
+                    } else {
+                        self.merge_choice(x, y)
+                    }
+                }
+                (true, false) => {
+                    ia += 2;
+                    self.entry(ia - 2)
+                }
+                _ => {
+                    ib += 2;
+                    self.entry(ib - 2)
+                }
+            };
+            n += 1;
+        }
+        n
+    }
+
+    /// Asks the CPU to start loading the child pairs that two nodes with child masks `ma` and
+    /// `mb` (entries from `fa` and `fb`) have on their common bits, so the merges that follow
+    /// do not wait on one cache miss after another.
+    #[inline]
+    fn prefetch_pairs(&self, ma: u32, mb: u32, fa: usize, fb: usize) {
+        let mut common = ma & mb;
+        while common != 0 {
+            let below = (common & common.wrapping_neg()) - 1;
+            common &= common - 1;
+            prefetch(
+                &self.words,
+                self.words[fa + 2 * (ma & below).count_ones() as usize],
+            );
+            prefetch(
+                &self.words,
+                self.words[fb + 2 * (mb & below).count_ones() as usize],
+            );
+        }
+    }
+
+    #[inline]
+    fn entry(&self, at: usize) -> Child {
+        Child {
+            node: self.words[at],
+            bound: self.words[at + 1],
+        }
+    }
+
+    fn merge_choice(&mut self, a: ChoiceId, b: ChoiceId) -> Child {
+        let (a, b) = (a as usize, b as usize);
+        let (ha, hb) = (self.words[a], self.words[b]);
+        debug_assert_eq!(ha >> POS_SHIFT, hb >> POS_SHIFT);
+        let (ma, mb) = (ha & LETTER_MASK, hb & LETTER_MASK);
+        let mut out = [Child::default(); 26];
+        let n = self.merge_entries::<true>(ma, mb, a + CHOICE_HEADER, b + CHOICE_HEADER, &mut out);
+        self.push_choice((ha >> POS_SHIFT) as usize, ma | mb, &out[..n])
+    }
+
+    /// An upper bound on `bound(branch(tree, p, letter))`, read off `tree` without building
+    /// anything: the forced child's bound plus the skip tree's. It holds because a merge's
+    /// bound is at most the sum of its operands' (points add; a merged choice's best letter
+    /// scores at most the two best added). It is also the bound OrderlyBound starts from when
+    /// it fixes `letter` at `p` on `tree` itself. `tree` must have no cell before `p`.
+    #[inline]
+    pub fn branch_bound(&self, tree: SumId, p: usize, letter: u8) -> u64 {
+        let bound = self.bound(tree) as u64;
+        if bound == u32::MAX as u64 {
+            // Saturated: the true sum is unknown, so promise nothing.
+            return u64::MAX;
+        }
+        if self.positions(tree) & (1 << p) == 0 {
+            return bound;
+        }
+        // The top entry is the choice at `p`, with its bound.
+        let s = tree as usize;
+        let (top, top_bound) = (self.words[s + SUM_HEADER], self.words[s + SUM_HEADER + 1]);
+        let forced = self.choice_child(top, letter).map_or(0, |c| self.bound(c));
+        bound - top_bound as u64 + forced as u64
+    }
+
+    /// The child of branching `tree` on the cell at position `p` with `letter`: the tree of
+    /// the sub-class with that cell forced, the cell removed. `tree` must have no cell at a
+    /// position before `p`.
+    pub fn branch(&mut self, tree: SumId, p: usize, letter: u8) -> SumId {
+        let s = tree as usize;
+        let positions = self.positions(tree);
+        debug_assert_eq!(positions & ((1u32 << p) - 1), 0, "a cell before {p}");
+        if positions & (1 << p) == 0 {
+            // The cell at `p` is in no word path: the tree does not depend on it.
+            return tree;
+        }
+        let top = self.words[s + SUM_HEADER];
+        // The skip tree: the same points and every child but the top one.
+        let len = positions.count_ones() as usize;
+        let mut rest = [Child::default(); MAX_TREE_CELLS];
+        for (k, r) in rest[..len - 1].iter_mut().enumerate() {
+            *r = self.entry(s + SUM_HEADER + 2 * (k + 1));
+        }
+        let points = self.points(tree);
+        let skip = self.push_sum(points, positions & !(1 << p), &rest[..len - 1]);
+        match self.choice_child(top, letter) {
+            Some(forced) => self.merge(forced, skip.node),
+            None => skip.node,
+        }
+    }
+}

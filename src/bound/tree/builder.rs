@@ -1,0 +1,343 @@
+//! Building the orderly tree of a class: every word path of the class, its choices sorted
+//! by the cell order, de-duplicated by cell set, turned into nodes of an [`Arena`].
+
+use super::arena::{Arena, Child, sat};
+use super::order::CellOrder;
+use super::{MAX_TREE_CELLS, SumId};
+use crate::board::Geometry;
+use crate::bound::class::BoardClass;
+use crate::dict::{NodeId, Trie};
+use crate::solve::Scoring;
+
+/// Builds the de-duplicated orderly tree of a class.
+pub struct TreeBuilder<'a, 'd> {
+    trie: Trie<'d>,
+    geometry: &'a Geometry,
+    order: &'a CellOrder,
+    word_points: &'a [u32],
+}
+
+/// One word path: its choices packed by position (5 bits each, `letter + 1`, position 0 in
+/// the most significant used bits, 0 = cell unused) and its word. Sorting paths sorts them
+/// by their choices, then by word.
+trait PathKey: Copy + Ord + Send {
+    /// The path with `choices` of word `word`, which scores `points`.
+    fn new(choices: u128, word: u32, points: u32) -> Self;
+    fn choices(self) -> u128;
+    /// The points of the path's word (`word_points` by word id).
+    fn points(self, word_points: &[u32]) -> u32;
+}
+
+/// Bits of a word id in a [`PackedPath`].
+const WORD_BITS: u32 = 24;
+/// Bits of the word's points in a [`PackedPath`].
+const POINTS_BITS: u32 = 8;
+/// The most cells whose choices fit a [`PackedPath`] beside the word.
+const PACKED_CELLS: usize = ((128 - WORD_BITS - POINTS_BITS) / 5) as usize;
+
+/// A path in one integer: `choices | points | word id`. Half the size of a [`WidePath`] and
+/// compared in one step, so collecting, sorting and splitting paths move half the bytes, and
+/// the points travel with the path instead of being looked up at random by word id. Boards
+/// of up to [`PACKED_CELLS`] cells, fewer than `1 << WORD_BITS` words, points below 256.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct PackedPath(u128);
+
+impl PathKey for PackedPath {
+    fn new(choices: u128, word: u32, points: u32) -> Self {
+        PackedPath(choices << (POINTS_BITS + WORD_BITS) | (points << WORD_BITS | word) as u128)
+    }
+    fn choices(self) -> u128 {
+        self.0 >> (POINTS_BITS + WORD_BITS)
+    }
+    fn points(self, _: &[u32]) -> u32 {
+        (self.0 >> WORD_BITS) as u32 & ((1 << POINTS_BITS) - 1)
+    }
+}
+
+/// A path for boards of any size up to [`MAX_TREE_CELLS`] cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct WidePath(u128, u32);
+
+impl PathKey for WidePath {
+    fn new(choices: u128, word: u32, _: u32) -> Self {
+        WidePath(choices, word)
+    }
+    fn choices(self) -> u128 {
+        self.0
+    }
+    fn points(self, word_points: &[u32]) -> u32 {
+        word_points[self.1 as usize]
+    }
+}
+
+/// Path buffers that [`TreeBuilder::build_reusing`] keeps from one class to the next.
+#[derive(Default, Debug)]
+pub struct PathBuffers {
+    packed: Vec<PackedPath>,
+    wide: Vec<WidePath>,
+}
+
+/// The most paths a [`PathBuffers`] keeps between builds (64 MiB packed): reusing a
+/// buffer saves page faults on small trees; on big ones they do not matter, while the buffer
+/// would sit in memory beside the tree for the whole branching.
+const KEEP_PATHS: usize = 1 << 22;
+
+/// The number of leading indices in `0..n` for which `holds` is true, given that it is true
+/// for a prefix and false after: probes 1, 2, 4, … then bisects the last step, so a short
+/// prefix costs a few nearby probes (the groups split off the sorted paths are mostly short).
+fn prefix_len(n: usize, holds: impl Fn(usize) -> bool) -> usize {
+    let mut step = 1;
+    while step < n && holds(step) {
+        step *= 2;
+    }
+    // The answer lies in [step / 2, min(step, n)]: `holds(step / 2)` is true when step ≥ 2,
+    // and `holds(step)` is false when step < n.
+    let (mut lo, mut hi) = (step / 2, step.min(n));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if holds(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+impl<'a, 'd> TreeBuilder<'a, 'd> {
+    /// The points of every word of `trie` (by word id), for [`TreeBuilder::new`]: compute
+    /// them once per word list, not once per class.
+    pub fn word_points(trie: Trie<'_>, scoring: Scoring) -> Vec<u32> {
+        (0..trie.word_count() as u32)
+            .map(|w| scoring.points(trie.word_len(w) as usize))
+            .collect()
+    }
+
+    /// A builder for one word list, geometry, order and the word points of a scoring.
+    pub fn new(
+        trie: Trie<'d>,
+        geometry: &'a Geometry,
+        order: &'a CellOrder,
+        word_points: &'a [u32],
+    ) -> TreeBuilder<'a, 'd> {
+        assert!(geometry.cells() <= MAX_TREE_CELLS, "tree size limit");
+        assert_eq!(word_points.len(), trie.word_count(), "points per word");
+        TreeBuilder {
+            trie,
+            geometry,
+            order,
+            word_points,
+        }
+    }
+
+    fn shift(&self, p: usize) -> u32 {
+        5 * (self.order.len() - 1 - p) as u32
+    }
+
+    /// Builds the tree of `class` in `arena` and returns its root.
+    pub fn build(&self, class: &BoardClass, arena: &mut Arena) -> SumId {
+        self.build_reusing(class, arena, &mut PathBuffers::default())
+    }
+
+    /// As [`TreeBuilder::build`], collecting the paths in `buffers` (kept for the next build
+    /// when they are small).
+    pub fn build_reusing(
+        &self,
+        class: &BoardClass,
+        arena: &mut Arena,
+        buffers: &mut PathBuffers,
+    ) -> SumId {
+        let packs = self.order.len() <= PACKED_CELLS
+            && self.trie.word_count() < 1 << WORD_BITS
+            && self.word_points.iter().all(|&p| p < 1 << POINTS_BITS);
+        if packs {
+            self.build_with(class, arena, &mut buffers.packed)
+        } else {
+            self.build_with(class, arena, &mut buffers.wide)
+        }
+    }
+
+    fn build_with<K: PathKey>(
+        &self,
+        class: &BoardClass,
+        arena: &mut Arena,
+        paths: &mut Vec<K>,
+    ) -> SumId {
+        let cells = class.cells();
+        let shifts: Vec<u32> = (0..cells.len())
+            .map(|c| self.shift(self.order.pos(c)))
+            .collect();
+        paths.clear();
+        let root = self.trie.root();
+        let root_mask = self.trie.child_mask(root);
+        for (cell, &set) in cells.iter().enumerate() {
+            let mut letters = set & root_mask;
+            while letters != 0 {
+                let l = letters.trailing_zeros() as u8;
+                letters &= letters - 1;
+                let node = self.trie.child_unchecked_letter(root, root_mask, l);
+                let key = ((l as u128) + 1) << shifts[cell];
+                self.collect(cells, &shifts, cell, node, 1 << cell, key, paths);
+            }
+        }
+        {
+            use rayon::slice::ParallelSliceMut;
+            paths.par_sort_unstable();
+        }
+        paths.dedup();
+        let root = self.build_sum(paths, 0, arena).node;
+        if paths.capacity() > KEEP_PATHS {
+            *paths = Vec::new();
+        }
+        root
+    }
+
+    /// Records every word path that extends the path ending on `cell` at trie `node`.
+    #[allow(clippy::too_many_arguments)]
+    fn collect<K: PathKey>(
+        &self,
+        cells: &[u32],
+        shifts: &[u32],
+        cell: usize,
+        node: NodeId,
+        used: u64,
+        key: u128,
+        paths: &mut Vec<K>,
+    ) {
+        if let Some(w) = self.trie.word(node) {
+            paths.push(K::new(key, w, self.word_points[w as usize]));
+        }
+        let mask = self.trie.child_mask(node);
+        if mask == 0 {
+            return;
+        }
+        let mut next = self.geometry.neighbor_mask(cell) & !used;
+        while next != 0 {
+            let n = next.trailing_zeros() as usize;
+            next &= next - 1;
+            let mut letters = cells[n] & mask;
+            while letters != 0 {
+                let l = letters.trailing_zeros() as u8;
+                letters &= letters - 1;
+                let child = self.trie.child_unchecked_letter(node, mask, l);
+                let k = key | (((l as u128) + 1) << shifts[n]);
+                self.collect(cells, shifts, n, child, used | 1 << n, k, paths);
+            }
+        }
+    }
+
+    /// Mask of the key bits for positions `p..`.
+    fn tail_mask(&self, p: usize) -> u128 {
+        let bits = 5 * (self.order.len() - p) as u32;
+        if bits >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << bits) - 1
+        }
+    }
+
+    /// Builds the sum node for `paths`, which agree on positions before `p`.
+    ///
+    /// All paths share their choices before `p`, so sorted paths are sorted by their tails
+    /// (`choices & tail_mask(p)`), and each group below is a range of tails found by search: the paths ending here have tail 0; the paths whose first choice at or after `p`
+    /// is at position `q` have tails in `[1 << shift(q), 1 << (shift(q) + 5))`. The groups
+    /// are found from the last path down (top position first, as the sum node stores them),
+    /// each from the first choice of its last path, so there is one search per child.
+    fn build_sum<K: PathKey>(&self, paths: &[K], p: usize, arena: &mut Arena) -> Child {
+        let tail = self.tail_mask(p);
+        let ends = prefix_len(paths.len(), |i| paths[i].choices() & tail == 0);
+        let points = paths[..ends]
+            .iter()
+            .fold(0u64, |acc, k| acc + k.points(self.word_points) as u64);
+        let mut children = [Child::default(); MAX_TREE_CELLS];
+        let mut n = 0;
+        let mut positions = 0u32;
+        let mut hi = paths.len();
+        // Invariant: `paths[hi..]` are grouped into `children[..n]`; `paths[ends..hi]` all
+        // have a choice at or after `p`, so a non-zero tail.
+        while hi > ends {
+            let top = 127 - (paths[hi - 1].choices() & tail).leading_zeros();
+            let q = self.order.len() - 1 - (top / 5) as usize;
+            let floor = 1u128 << self.shift(q);
+            let lo = hi - prefix_len(hi - ends, |i| paths[hi - 1 - i].choices() & tail >= floor);
+            children[n] = self.build_choice(&paths[lo..hi], q, arena);
+            positions |= 1 << q;
+            n += 1;
+            hi = lo;
+        }
+        arena.push_sum(sat(points), positions, &children[..n])
+    }
+
+    /// Builds the choice node at position `q` for `paths`, which all use that position (and
+    /// agree before it), so they are sorted by the letter there.
+    fn build_choice<K: PathKey>(&self, paths: &[K], q: usize, arena: &mut Arena) -> Child {
+        let shift = self.shift(q);
+        let letter = |k: K| ((k.choices() >> shift) & 31) as u8 - 1;
+        let mut mask = 0u32;
+        let mut children = [Child::default(); 26];
+        let mut n = 0;
+        let mut i = 0;
+        while i < paths.len() {
+            let l = letter(paths[i]);
+            let j = i + prefix_len(paths.len() - i, |d| letter(paths[i + d]) == l);
+            mask |= 1 << l;
+            children[n] = self.build_sum(&paths[i..j], q + 1, arena);
+            n += 1;
+            i = j;
+        }
+        arena.push_choice(q, mask, &children[..n])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Size;
+    use crate::dict::Dictionary;
+
+    /// Both path layouts build the same tree, word for word: the packed one is what classes
+    /// of up to 19 cells use, the wide one what larger boards (and large points) fall back on.
+    #[test]
+    fn packed_and_wide_paths_build_the_same_tree() {
+        let dict = Dictionary::enable2k();
+        for (size, class) in [
+            (
+                "3x3",
+                "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz",
+            ),
+            ("3x4", "st ae rl pl ae st ei nr sd ae rt qu"),
+            ("2x2", "abcdefghijklmnopqrstuvwxyz e s t"),
+        ] {
+            let size: Size = size.parse().unwrap();
+            let geometry = Geometry::new(size);
+            let order = CellOrder::centre_first(&geometry);
+            let class = BoardClass::parse(size, class).unwrap();
+            for scoring in [Scoring::Standard, Scoring::Words] {
+                let points = TreeBuilder::word_points(dict.trie(), scoring);
+                let builder = TreeBuilder::new(dict.trie(), &geometry, &order, &points);
+                let mut packed = Arena::new();
+                let mut wide = Arena::new();
+                let mut buffers = PathBuffers::default();
+                let a = builder.build_with(&class, &mut packed, &mut buffers.packed);
+                let b = builder.build_with(&class, &mut wide, &mut buffers.wide);
+                assert_eq!((a, packed.created()), (b, wide.created()), "{class}");
+                assert_eq!(packed.raw_words(), wide.raw_words(), "{class}");
+                assert!(packed.bound(a) > 0, "{class}");
+            }
+        }
+    }
+
+    /// `prefix_len` agrees with a linear count on every prefix length.
+    #[test]
+    fn prefix_len_counts_the_true_prefix() {
+        for n in 0..70 {
+            for k in 0..=n {
+                let holds = |i: usize| {
+                    assert!(i < n, "probed {i} of {n}");
+                    i < k
+                };
+                assert_eq!(prefix_len(n, holds), k, "n={n} k={k}");
+            }
+        }
+    }
+}

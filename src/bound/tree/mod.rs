@@ -1,0 +1,55 @@
+//! Orderly sum/choice trees in an arena: building one for a class, merging, branching.
+//!
+//! Three parts: [`order`] (the cell order the tree follows), [`arena`] (storage, bounds,
+//! merge and branch) and [`builder`] (the tree of a class from the word list).
+//!
+//! # The tree
+//! A sum node holds `points` and choice-node children; a choice node holds a cell and one
+//! sum-node child per letter. `Bound(sum) = points + Σ Bound(children)`,
+//! `Bound(choice) = max Bound(children)`. Every word path of the class is added with its
+//! (cell, letter) choices sorted by the cell order (position 0 = the top of the tree), so a
+//! choice node's cell always comes after its ancestors' in that order (the orderly property).
+//!
+//! # The invariant (the paper's, with de-duplication)
+//! `Force(T, B)` sums the points of every sum node whose path of choices board `B`
+//! realises. For the built tree, `Force(T, B) = DeMulti(B)` for every board `B` of the class:
+//! each (word, set of (cell, letter) choices) is added once, and on a fixed board a word's
+//! cell set determines its letters. `Force ≤ Bound` holds by construction, so the root bound
+//! bounds DeMulti ≥ Score over the class. `merge(a, b)` has `Force = Force(a) + Force(b)`;
+//! `branch` on the top cell splits paths into those through it (forced to a letter) and
+//! those that skip it, so each child keeps `Force(child_l, B) = DeMulti(B)` for the boards
+//! with that letter there.
+//!
+//! # Storage
+//! Every node lives in one arena of `u32` words and is named by its offset there. A node is a
+//! header followed by one entry per child, and each entry holds the child's offset *and its
+//! bound*, so merging, bounding and OrderlyBound read a node's children without touching
+//! them (the walks are memory-latency bound: one node, one or two cache lines).
+//!
+//! - sum node: `[position mask, bound, points, (child, child bound)...]`: one choice child per
+//!   set bit of the position mask (bit `p` = the cell at position `p`), in position order;
+//! - choice node: `[letter mask | position << 26, bound, (child, child bound)...]`: one sum
+//!   child per set bit of the letter mask, in letter order;
+//! - a leaf (a sum node with points and no children; a fifth of all nodes) is not stored:
+//!   its id is `LEAF | points`, so reading or merging one costs no memory access.
+//!
+//! Nodes are never changed once made, so subtrees are shared freely (the tree is a DAG after
+//! merges), and everything allocated after a [`Mark`] can be dropped by [`Arena::reset`] once
+//! the branch that made it is finished.
+
+mod arena;
+mod builder;
+mod order;
+
+pub use arena::{Arena, Mark};
+pub use builder::{PathBuffers, TreeBuilder};
+pub use order::{CellOrder, CellOrderError};
+
+/// Offset of a sum node in its [`Arena`], or `LEAF | points` for a childless one.
+pub type SumId = u32;
+/// Offset of a choice node in its [`Arena`].
+pub type ChoiceId = u32;
+
+/// The most cells a tree supports: path keys use 5 bits per cell in a `u128`, and a sum
+/// node's children fit one bit per position.
+pub const MAX_TREE_CELLS: usize = 25;

@@ -1,0 +1,110 @@
+//! The cell order of a tree: which cell each position (0 = the top) holds.
+
+use crate::board::Geometry;
+
+/// The cell order: `order[p]` is the cell at position `p` (0 = top of the tree).
+#[derive(Clone, Debug)]
+pub struct CellOrder {
+    order: Vec<u8>,
+    pos: Vec<u8>,
+}
+
+impl CellOrder {
+    /// Centre cells first, then edges, then corners: by neighbour count (most first), then by
+    /// distance from the centre, then by cell number.
+    pub fn centre_first(geometry: &Geometry) -> CellOrder {
+        let size = geometry.size();
+        let mut order: Vec<u8> = (0..geometry.cells() as u8).collect();
+        let dist = |cell: u8| {
+            let (c, r) = size.coords(cell as usize);
+            let dc = (2 * c as i32 + 1 - size.cols() as i32).abs();
+            let dr = (2 * r as i32 + 1 - size.rows() as i32).abs();
+            dc * dc + dr * dr
+        };
+        order.sort_by_key(|&c| (std::cmp::Reverse(geometry.degree(c as usize)), dist(c), c));
+        let mut pos = vec![0u8; order.len()];
+        for (p, &c) in order.iter().enumerate() {
+            pos[c as usize] = p as u8;
+        }
+        CellOrder { order, pos }
+    }
+
+    /// An order written as cell numbers, top first: `"5,9,6,10,..."` (every cell of a board
+    /// of `cells` cells exactly once).
+    pub fn parse(cells: usize, text: &str) -> Result<CellOrder, CellOrderError> {
+        let bad = |problem: String| CellOrderError {
+            text: text.to_string(),
+            problem,
+        };
+        let mut order = Vec::with_capacity(cells);
+        for part in text.split(',') {
+            let cell: usize = part
+                .trim()
+                .parse()
+                .map_err(|_| bad(format!("'{}' is not a cell number", part.trim())))?;
+            if cell >= cells {
+                return Err(bad(format!("cell {cell} is not below {cells}")));
+            }
+            if order.contains(&(cell as u8)) {
+                return Err(bad(format!("cell {cell} appears twice")));
+            }
+            order.push(cell as u8);
+        }
+        if order.len() != cells {
+            return Err(bad(format!("{} cells given, {cells} needed", order.len())));
+        }
+        let mut pos = vec![0u8; cells];
+        for (p, &c) in order.iter().enumerate() {
+            pos[c as usize] = p as u8;
+        }
+        Ok(CellOrder { order, pos })
+    }
+
+    /// The cells, top first.
+    pub fn cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.order.iter().map(|&c| c as usize)
+    }
+
+    /// The cell at position `p`.
+    pub fn cell(&self, p: usize) -> usize {
+        self.order[p] as usize
+    }
+
+    /// The position of `cell`.
+    pub fn pos(&self, cell: usize) -> usize {
+        self.pos[cell] as usize
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether there are no cells.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+}
+
+impl std::fmt::Display for CellOrder {
+    /// Cell numbers, top first, separated by commas (what [`CellOrder::parse`] reads).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (p, c) in self.order.iter().enumerate() {
+            if p > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A cell order that is not a permutation of the board's cells.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error(
+    "bad cell order '{text}': {problem}; give every cell number once, top first, e.g. '4,1,3,5,7,0,2,6,8'"
+)]
+pub struct CellOrderError {
+    text: String,
+    problem: String,
+}
