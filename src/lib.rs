@@ -12,6 +12,7 @@ pub mod dict;
 pub mod failpoint;
 pub mod format;
 pub mod pipeline;
+pub mod progress;
 pub mod rng;
 pub mod search;
 pub mod solve;

@@ -3,16 +3,16 @@
 use super::common::{DictArgs, Output, board_inputs, parse_size};
 use anyhow::Context;
 use bogglemax::board::{Board, Size, Symmetries};
+use bogglemax::progress::Progress;
 use bogglemax::search::anneal::{AnnealReport, AnnealSettings, Annealer};
 use bogglemax::search::hillclimb::{HillClimber, HillclimbSettings, RoundReport};
 use bogglemax::search::{Letters, RunOutcome, SearchError, SearchSpace, summarize};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Flags of `bogglemax canon`.
 #[derive(Args, Debug)]
@@ -135,66 +135,6 @@ pub struct AnnealArgs {
     pub t_end: f64,
 }
 
-/// Progress on standard error: a bar on a terminal, plain lines otherwise, nothing if quiet.
-struct Progress {
-    bar: Option<ProgressBar>,
-    plain: bool,
-    last_line: Mutex<Instant>,
-}
-
-impl Progress {
-    fn new(quiet: bool, total: u64, unit: &str) -> Progress {
-        let terminal = std::io::stderr().is_terminal();
-        let bar = (!quiet && terminal).then(|| {
-            let bar = ProgressBar::new(total);
-            let template = format!("{{msg}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{elapsed}}");
-            bar.set_style(
-                ProgressStyle::with_template(&template)
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar
-        });
-        Progress {
-            bar,
-            plain: !quiet && !terminal,
-            last_line: Mutex::new(Instant::now() - Duration::from_secs(60)),
-        }
-    }
-
-    /// Shows a message; in plain mode prints it if `always` or 5 s have passed.
-    fn note(&self, msg: &str, always: bool) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(msg.to_string());
-        }
-        if self.plain {
-            let mut last = self.last_line.lock().unwrap_or_else(|e| e.into_inner());
-            if always || last.elapsed() >= Duration::from_secs(5) {
-                *last = Instant::now();
-                eprintln!("{msg}");
-            }
-        }
-    }
-
-    fn inc(&self, n: u64) {
-        if let Some(bar) = &self.bar {
-            bar.inc(n);
-        }
-    }
-
-    fn println(&self, line: &str, out: &mut Output) -> std::io::Result<()> {
-        match &self.bar {
-            Some(bar) => bar.suspend(|| writeln!(out, "{line}").and_then(|_| out.flush())),
-            None => writeln!(out, "{line}").and_then(|_| out.flush()),
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
 fn print_summary(outcomes: &[RunOutcome], top: usize, out: &mut Output) -> anyhow::Result<()> {
     for f in summarize(outcomes, top) {
         writeln!(
@@ -223,7 +163,7 @@ pub fn run_hillclimb(args: &HillclimbArgs, out: &mut Output) -> anyhow::Result<(
     settings.validate()?;
     let dict = c.dict.load()?;
     let climber = HillClimber::new(dict.trie(), space, settings)?;
-    let progress = Progress::new(c.quiet, c.runs as u64, "runs");
+    let mut progress = Progress::counting("hillclimb", c.runs as u64, "runs", c.quiet);
     let start = Instant::now();
     let mut outcomes = Vec::with_capacity(c.runs);
     for run in 0..c.runs {
@@ -242,7 +182,7 @@ pub fn run_hillclimb(args: &HillclimbArgs, out: &mut Output) -> anyhow::Result<(
             );
         };
         let outcome = pool.install(|| climber.run(run, &mut report));
-        progress.inc(1);
+        progress.inc();
         progress.println(&outcome.line(), out)?;
         outcomes.push(outcome);
     }
@@ -263,10 +203,10 @@ pub fn run_anneal(args: &AnnealArgs, out: &mut Output) -> anyhow::Result<()> {
     settings.validate()?;
     let dict = c.dict.load()?;
     let annealer = Annealer::new(dict.trie(), space, settings)?;
-    let progress = Progress::new(c.quiet, c.runs as u64 * args.steps, "steps");
+    let mut progress = Progress::counting("anneal", c.runs as u64 * args.steps, "steps", c.quiet);
     let start = Instant::now();
     let report = |r: &AnnealReport| {
-        progress.inc(10_000.min(r.steps));
+        progress.inc_by(10_000.min(r.steps));
         progress.note(
             &format!(
                 "anneal run {} step {}/{}: best {}, T {:.2}, {:.1} s",

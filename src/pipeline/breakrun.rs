@@ -5,8 +5,8 @@
 use super::error::PipelineError;
 use super::journal::{ClassRecord, ShardJournal};
 use super::manifest::RunDir;
-use super::progress::Progress;
 use crate::bound::{BreakOutcome, ClassBreaker, TopSplitHooks};
+use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

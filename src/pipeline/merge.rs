@@ -7,9 +7,9 @@
 use super::error::PipelineError;
 use super::journal::{ClassRecord, read_journal};
 use super::manifest::RunDir;
-use super::progress::Progress;
 use crate::board::{Board, Geometry, Symmetries};
 use crate::bound::ClassBreaker;
+use crate::progress::Progress;
 use crate::rng::Rng;
 use crate::solve::Solver;
 use rayon::prelude::*;

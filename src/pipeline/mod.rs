@@ -19,7 +19,6 @@ mod journal;
 mod manifest;
 mod merge;
 mod plan;
-mod progress;
 mod status;
 
 pub use breakrun::{BreakOptions, BreakReport, break_shard};

@@ -1,10 +1,12 @@
-//! Progress of long stages: a bar on a terminal; in batch logs (standard error not a
-//! terminal) a plain line every 30 seconds, whether or not anything finished meanwhile, so a
-//! stuck task and a slow one look different.
+//! Progress of long work (breaking shards, merging, searching), the one display every
+//! command uses: a bar on a terminal; in batch logs (standard error not a terminal) a plain
+//! line every 30 seconds, whether or not anything finished meanwhile, so a stuck task and a
+//! slow one look different, and the messages the work reports (at most one every 5 s unless
+//! it insists).
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -16,11 +18,16 @@ const LINE_EVERY: Duration = Duration::from_secs(30);
 /// The most running classes a plain line names (the longest-running ones).
 const SHOW_RUNNING: usize = 4;
 
+/// In batch logs, messages ([`Progress::note`]) at most this often, unless insisted on.
+const NOTE_EVERY: Duration = Duration::from_secs(5);
+
 /// A counter of finished items shown as a bar or as periodic lines.
 pub struct Progress {
     bar: Option<ProgressBar>,
     plain: Option<Arc<Plain>>,
     ticker: Option<JoinHandle<()>>,
+    /// When the last message was written in a batch log.
+    last_note: Mutex<Option<Instant>>,
 }
 
 /// What the plain lines report, shared with the thread that writes them.
@@ -131,7 +138,43 @@ impl Progress {
                 }
             })
         });
-        Progress { bar, plain, ticker }
+        Progress {
+            bar,
+            plain,
+            ticker,
+            last_note: Mutex::new(None),
+        }
+    }
+
+    /// Shows a message: beside the bar on a terminal; in a batch log as a line, if `always`
+    /// or if none was written in the last 5 s.
+    pub fn note(&self, msg: &str, always: bool) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(msg.to_string());
+        }
+        if self.plain.is_some() {
+            let mut last = self.last_note.lock().unwrap_or_else(|e| e.into_inner());
+            if always || last.is_none_or(|t| t.elapsed() >= NOTE_EVERY) {
+                *last = Some(Instant::now());
+                eprintln!("{msg}");
+            }
+        }
+    }
+
+    /// Writes a result line to `out` without tearing the bar.
+    pub fn println(&self, line: &str, out: &mut dyn Write) -> std::io::Result<()> {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| writeln!(out, "{line}").and_then(|_| out.flush())),
+            None => writeln!(out, "{line}").and_then(|_| out.flush()),
+        }
+    }
+
+    /// Counts `n` more finished items.
+    pub fn inc_by(&self, n: u64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(n);
+        }
+        self.update(|s| s.done += n);
     }
 
     fn update(&self, f: impl FnOnce(&mut PlainState)) {
