@@ -470,7 +470,7 @@ done
 wait_queue_empty "R" || true
 if [[ -n "$requeued" ]]; then
     log=$(find "$R/logs" -name "break-${ARRAYS[0]:-x}_1.log" | head -1)
-    starts=$(grep -c '^bogglemax break: shard 1 ' "$log" 2> /dev/null || true)
+    starts=$(grep -c '^bogglemax break: shard 1 of ' "$log" 2> /dev/null || true)
     expect "R: task $victim was requeued and started twice (log: $starts starts)" test "$starts" -ge 2
     expect "R: the restarted task resumed its journal" \
         grep -q 'shard 1: complete, [0-9]* classes ([1-9][0-9]* done before' "$log"
