@@ -6,8 +6,10 @@ BIN := target/release/bogglemax
 build:
 	$(CARGO) build --release
 
+# The tests build with the crash points (src/failpoint.rs) into their own target folder, so
+# target/release/bogglemax, the binary the proofs and clusters run, never has them.
 test:
-	$(CARGO) test --release --features failpoints
+	CARGO_TARGET_DIR=target/failpoints $(CARGO) test --release --features failpoints
 
 lint:
 	$(CARGO) fmt --all -- --check

@@ -4,8 +4,12 @@
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(shared_wordlists)");
-    println!("cargo::rerun-if-changed=../shared/wordlists/naspa2023.txt");
-    if std::path::Path::new("../shared/wordlists/naspa2023.txt").is_file() {
+    let list = std::path::Path::new("../shared/wordlists/naspa2023.txt");
+    if list.is_file() {
+        println!("cargo::rerun-if-changed=../shared/wordlists/naspa2023.txt");
         println!("cargo::rustc-cfg=shared_wordlists");
+    } else {
+        // Watching a missing file would make every build stale: watch this script only.
+        println!("cargo::rerun-if-changed=build.rs");
     }
 }

@@ -14,7 +14,7 @@
 # (the load, a running test) is stopped when it ends, on Ctrl-C too. Exits 1 if a run failed.
 set -uo pipefail
 
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 N=
 LOAD=0
 SLURM=0
@@ -43,8 +43,9 @@ RUN_PID=
 stop_all() {
     local pid
     [[ -n "$RUN_PID" ]] && kill -TERM -- -"$RUN_PID" 2> /dev/null
-    for pid in "${LOAD_PIDS[@]}"; do kill -KILL "$pid" 2> /dev/null; done
-    for pid in "${LOAD_PIDS[@]}" $RUN_PID; do wait "$pid" 2> /dev/null; done
+    # (${a[@]+...}: an empty array under set -u on bash before 4.4)
+    for pid in ${LOAD_PIDS[@]+"${LOAD_PIDS[@]}"}; do kill -KILL "$pid" 2> /dev/null; done
+    for pid in ${LOAD_PIDS[@]+"${LOAD_PIDS[@]}"} $RUN_PID; do wait "$pid" 2> /dev/null; done
     LOAD_PIDS=()
     RUN_PID=
 }
@@ -95,7 +96,7 @@ for i in $(seq "$N"); do
     fi
 done
 stop_all
-for f in "${failures[@]}"; do echo "flake-check: failed in $f"; done
+for f in ${failures[@]+"${failures[@]}"}; do echo "flake-check: failed in $f"; done
 if [[ $failed -eq 0 ]]; then rm -rf "$LOGS"; else echo "flake-check: logs in $LOGS"; fi
 echo "flake-check: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -5,7 +5,7 @@
 //! `BOGGLEMAX_FAILPOINT=NAME:K` makes the process die at the K-th time it passes the point
 //! `NAME`: it sends itself SIGKILL, exactly what `kill -9` does, so no destructor runs, no
 //! buffer is flushed, no lock is released by hand, and no core file is written. `BOGGLEMAX_FAILPOINT=NAME:K:pause` instead stops the
-//! thread there (printing `failpoint NAME:K paused, pid P` on stderr) until the process is
+//! thread there (printing `failpoint NAME:K:pause paused, pid P` on stderr) until the process is
 //! killed from outside. Without the feature every point is an empty inline function: a
 //! release build ignores the variable and pays nothing.
 //!

@@ -118,19 +118,22 @@ impl Progress {
             let every = std::env::var("BOGGLEMAX_PROGRESS_SECS")
                 .ok()
                 .and_then(|s| s.parse().ok())
-                .map_or(LINE_EVERY, Duration::from_secs);
+                .map_or(LINE_EVERY, |s: u64| Duration::from_secs(s.max(1)));
             std::thread::spawn(move || {
                 let mut state = plain.state.lock().unwrap_or_else(|e| e.into_inner());
                 // `stopped` is checked before every wait: a stop that came before this
                 // thread first took the lock is not missed.
                 while !state.stopped {
-                    let (next, _) = plain
+                    let (next, waited) = plain
                         .wake
                         .wait_timeout(state, every)
                         .unwrap_or_else(|e| e.into_inner());
                     state = next;
                     if state.stopped {
                         return;
+                    }
+                    if !waited.timed_out() {
+                        continue; // woken early (spuriously): wait again
                     }
                     drop(state);
                     eprintln!("{}", plain.line());

@@ -112,14 +112,15 @@ sbatch_id() {
 merge_options() {
     local a skip=0
     MERGE_EXTRA=()
-    for a in "${EXTRA[@]}"; do
+    # (${a[@]+...}: an empty array under set -u on bash before 4.4, as on older login nodes)
+    for a in ${EXTRA[@]+"${EXTRA[@]}"}; do
         if ((skip)); then
             skip=0
             continue
         fi
         case "$a" in
-            --time | --mem | --mem-per-cpu | --cpus-per-task | -t | -c) skip=1 ;;
-            --time=* | --mem=* | --mem-per-cpu=* | --cpus-per-task=* | -t* | -c*) ;;
+            --time | --time-min | --mem | --mem-per-cpu | --mem-per-gpu | --cpus-per-task | -t | -c) skip=1 ;;
+            --time=* | --time-min=* | --mem=* | --mem-per-cpu=* | --mem-per-gpu=* | --cpus-per-task=* | -t* | -c*) ;;
             *) MERGE_EXTRA+=("$a") ;;
         esac
     done
@@ -143,7 +144,7 @@ submit_shards() {
             awk -v l="$limit" -v b="$block" -v o="$offset" 'int($1 / l) == b {print $1 - o}' |
             sort -n | ranges)
         job=$(sbatch_id --array="$list$throttle" --job-name=bogglemax-break \
-            --output="$RUN/logs/break-%A_%a.log" "${EXTRA[@]}" \
+            --output="$RUN/logs/break-%A_%a.log" ${EXTRA[@]+"${EXTRA[@]}"} \
             "$SLURM_DIR/break.sbatch" "$RUN" "$BIN" "$offset")
         jobs+=("$job")
         if [[ $offset -eq 0 ]]; then

@@ -15,8 +15,8 @@
 # The test cluster has MaxArraySize=6 so that B's 8 shards need two arrays (offset path).
 # Prints PASS/FAIL lines; exits 1 on any failure. Every daemon it started is killed by pid
 # on exit, whatever happens. Not root or no apt-get: prints "slurm selftest SKIPPED" and
-# exits 0. Environment: BOGGLEMAX (binary; default target/release/bogglemax, built if
-# missing), SLURM_SELFTEST=skip (skip), SELFTEST_TIMEOUT (seconds per wait, default 300),
+# exits 0. Environment: BOGGLEMAX (binary; default target/failpoints/release/bogglemax,
+# built with the crash points), SLURM_SELFTEST=skip (skip), SELFTEST_TIMEOUT (seconds per wait, default 300),
 # KEEP=1 (keep the temp dir; it is always kept on failure).
 set -euo pipefail
 
@@ -33,7 +33,7 @@ skip() {
     exit 0
 }
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
 fi
 [[ "${SLURM_SELFTEST:-}" == skip ]] && skip "SLURM_SELFTEST=skip"
@@ -111,11 +111,12 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # ---- the binary under test -----------------------------------------------------------
-BIN=${BOGGLEMAX:-$REPO/target/release/bogglemax}
+BIN=${BOGGLEMAX:-$REPO/target/failpoints/release/bogglemax}
 if [[ -z "${BOGGLEMAX:-}" ]]; then
-    # With the crash points (scenario T holds tasks at one); after `make test` it is built.
+    # With the crash points (scenario T holds tasks at one), in the tests' own target folder
+    # (`make test` builds it there), never over target/release.
     say "building $BIN (--features failpoints)"
-    (cd "$REPO" && cargo build --release --quiet --features failpoints)
+    (cd "$REPO" && CARGO_TARGET_DIR=target/failpoints cargo build --release --quiet --features failpoints)
 fi
 [[ -x "$BIN" ]] || { echo "selftest: BOGGLEMAX=$BIN is not executable" >&2; exit 2; }
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")

@@ -65,7 +65,8 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         let run = RunDir::open(&args.out)?;
         let m = run.manifest();
         let want = pipeline::planned_manifest(&dict, &settings, m.classes);
-        if *m != want {
+        // The same run: every setting equal (the tool version may differ, as for resuming).
+        if m.run_id() != want.run_id() {
             // One line: each setting asked for that differs, beside the run's.
             let (have, asked) = (m.describe(), want.describe());
             let diffs: Vec<String> = asked

@@ -492,7 +492,11 @@ mod tests {
             ..rec.clone()
         };
         let bytes = plain.encode(4).unwrap();
-        assert_eq!(bytes.len(), 64 + 16, "72 bytes framed, plus one result");
+        assert_eq!(
+            bytes.len(),
+            64 + 16,
+            "64 bytes of payload (72 framed), plus one result"
+        );
         assert_eq!(ClassRecord::decode(&bytes, size).unwrap(), plain);
         // A kept list whose count disagrees with the record is refused.
         let lying = ClassRecord {

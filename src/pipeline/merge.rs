@@ -27,7 +27,7 @@ pub struct MergeReport {
     pub results: usize,
 }
 
-/// Rescores the candidates, writes `RUN/results.csv` (`board,score,words,class_id`:
+/// Reads the journals, writes `RUN/results.csv` (`board,score,words,class_id`:
 /// canonical boards with Score ≥ S, each once, by score descending then board) and
 /// `RUN/summary.txt`, and decides whether the run is a complete proof. Shows progress by
 /// shard unless `quiet`.
