@@ -130,20 +130,9 @@ pub fn break_shard(
                 // whole list of candidates is kept only if every branch kept it.
                 let mut keep_all = keep;
                 for p in earlier {
-                    outcome.results.extend_from_slice(&p.results);
-                    outcome.demulti_count += p.demulti_count;
-                    outcome.max_demulti = outcome.max_demulti.max(p.max_demulti);
-                    outcome.check_seconds += p.check_seconds;
-                    match &p.candidates {
-                        Some(c) => outcome.candidates.extend_from_slice(c),
-                        None => keep_all = false,
-                    }
-                    outcome.nodes += p.nodes;
-                    outcome.seconds += p.seconds;
-                    outcome.peak_bytes = outcome.peak_bytes.max(p.peak_bytes);
+                    keep_all &= p.candidates.is_some();
+                    outcome.absorb(&p.outcome());
                 }
-                outcome.results.sort();
-                outcome.candidates.sort();
                 append(&record(id, None, &outcome, keep_all))?;
                 progress.end(id, outcome.seconds);
                 Ok(())

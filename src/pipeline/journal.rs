@@ -22,7 +22,7 @@
 
 use super::error::PipelineError;
 use crate::board::{Board, Size};
-use crate::bound::Candidate;
+use crate::bound::{BreakOutcome, Candidate};
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -198,6 +198,25 @@ fn decode_boards(r: &mut Reader<'_>, size: Size, count: usize) -> Result<Vec<Can
         });
     }
     Ok(boards)
+}
+
+impl ClassRecord {
+    /// What the record says, as the breaker reports it (for adding journaled top-split
+    /// branches to the rest of their class).
+    pub fn outcome(&self) -> BreakOutcome {
+        BreakOutcome {
+            root_bound: self.root_bound,
+            results: self.results.clone(),
+            demulti_count: self.demulti_count,
+            max_demulti: self.max_demulti,
+            check_seconds: self.check_seconds,
+            candidates: self.candidates.clone().unwrap_or_default(),
+            nodes: self.nodes,
+            peak_bytes: self.peak_bytes,
+            seconds: self.seconds,
+            eliminated: Vec::new(),
+        }
+    }
 }
 
 struct Reader<'a> {
