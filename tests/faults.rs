@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 mod common;
-use common::{bin, run, small_wordlist, stdout_ok};
+use common::{bin, hold_lock, run, small_wordlist, stdout_ok};
 
 const PARTITION_2: &str = "aeiou bcdfghjklmnpqrstvwxyz";
 
@@ -165,13 +165,7 @@ fn wait_lock_waits_for_a_dying_holder() {
     let runp = home.path().join("run");
     assert!(plan(&list, &runp).status.success());
     let journal = runp.join("shards/00000.journal");
-    let held = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&journal)
-        .expect("open");
-    held.lock().expect("lock");
+    let held = hold_lock(&journal);
     // Without --wait-lock: refused at once, saying how to check and what to do.
     refused(
         &run(&["break", s(&runp), "--shard", "0"]),

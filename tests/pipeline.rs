@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 mod common;
-use common::{bin, fails_with, run, small_wordlist, stdout_ok};
+use common::{bin, fails_with, hold_lock, run, small_wordlist, stdout_ok};
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
@@ -318,13 +318,7 @@ fn locks_mismatches_and_incomplete_runs() {
 
     // A worker holds shard 0: a second is refused and touches nothing.
     let journal = runp.join("shards/00000.journal");
-    let held = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&journal)
-        .expect("open");
-    held.lock().expect("lock");
+    let held = hold_lock(&journal);
     fails_with(
         &["break", s(&runp), "--shard", "0"],
         "locked by another process",

@@ -120,6 +120,9 @@ pub struct ClassBreaker<'d> {
     word_points: Vec<u32>,
     /// Whether outcomes list every candidate, not only the results.
     keep_candidates: bool,
+    /// The cells before the last [`OPEN_TAIL`] positions of the order: candidates that agree
+    /// on them are checked together.
+    head_cells: Vec<usize>,
     /// Memory of finished classes, for the next ones (one entry per thread that finished).
     spare: Mutex<Vec<Scratch<'d>>>,
 }
@@ -174,6 +177,9 @@ impl<'d> ClassBreaker<'d> {
     ) -> ClassBreaker<'d> {
         let geometry = Geometry::new(size);
         assert_eq!(order.len(), geometry.cells(), "cell order length");
+        let head_cells = (0..order.len().saturating_sub(OPEN_TAIL))
+            .map(|p| order.cell(p))
+            .collect();
         ClassBreaker {
             trie,
             geometry,
@@ -181,6 +187,7 @@ impl<'d> ClassBreaker<'d> {
             scoring,
             word_points: TreeBuilder::word_points(trie, scoring),
             keep_candidates: false,
+            head_cells,
             spare: Mutex::new(Vec::new()),
         }
     }
@@ -337,7 +344,10 @@ impl<'d> ClassBreaker<'d> {
         }
         if p == self.order.len() {
             let start = Instant::now();
-            self.check(run, &run.letters.clone(), bound);
+            let mut letters = [0u8; MAX_TREE_CELLS];
+            let letters = &mut letters[..run.letters.len()];
+            letters.copy_from_slice(&run.letters);
+            self.check(run, letters, bound);
             run.out.check_seconds += start.elapsed().as_secs_f64();
             return;
         }
@@ -388,11 +398,7 @@ impl<'d> ClassBreaker<'d> {
     /// such run (up to [`GROUP_MAX`]) is scored in one walk of the solver
     /// ([`Solver::score_many`]).
     fn check_all(&self, run: &mut Run<'_, 'd>, found: &[(Vec<u8>, u32)]) {
-        let n = self.order.len();
-        let fixed: Vec<usize> = (0..n.saturating_sub(OPEN_TAIL))
-            .map(|p| self.order.cell(p))
-            .collect();
-        let same_head = |a: &[u8], b: &[u8]| fixed.iter().all(|&c| a[c] == b[c]);
+        let same_head = |a: &[u8], b: &[u8]| self.head_cells.iter().all(|&c| a[c] == b[c]);
         let mut boards = Vec::with_capacity(GROUP_MAX);
         let mut scores = [0u64; GROUP_MAX];
         let mut i = 0;

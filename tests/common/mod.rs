@@ -70,3 +70,16 @@ pub fn small_wordlist(dir: &Path, letters: &str) -> PathBuf {
     std::fs::write(&path, words.join("\n")).expect("write word list");
     path
 }
+
+/// Opens `path` (creating it) and takes its exclusive lock, as a worker breaking the shard
+/// would; the lock is held until the returned file is dropped.
+pub fn hold_lock(path: &Path) -> std::fs::File {
+    let held = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .expect("open");
+    held.lock().expect("lock");
+    held
+}
