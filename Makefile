@@ -23,3 +23,9 @@ bench: build
 .PHONY: proof-3x3 proof-3x4 proof-4x4
 proof-3x3 proof-3x4 proof-4x4: build
 	WORDLIST="$(WORDLIST)" SCORE="$(SCORE)" SHARDS="$(SHARDS)" JOBS="$(JOBS)" scripts/proof.sh $(@:proof-%=%)
+
+# What a proof would cost, without running it: `bogglemax estimate` with proof.sh's settings
+# (ESTIMATE_BUDGET seconds of sampling, default 180).
+.PHONY: estimate-3x3 estimate-3x4 estimate-4x4
+estimate-3x3 estimate-3x4 estimate-4x4: build
+	ESTIMATE_ONLY=1 WORDLIST="$(WORDLIST)" SCORE="$(SCORE)" SHARDS="$(SHARDS)" JOBS="$(JOBS)" scripts/proof.sh $(@:estimate-%=%)

@@ -10,6 +10,10 @@
 # of the table to print, default 50).
 # Rerunning after an interruption resumes where the run stopped; a run directory planned
 # with other settings is refused.
+# 4x4 (and any size with ESTIMATE=1): a new run is first estimated (`bogglemax estimate`,
+# ESTIMATE_BUDGET seconds, default 180) and planned by the estimate's costs; a run projected
+# past MAX_HOURS (default 48) of wall time on JOBS cores is not started unless FORCE=1.
+# ESTIMATE_ONLY=1 prints the estimate and stops (`make estimate-4x4`).
 set -euo pipefail
 # Paths the caller gives are taken from the caller's directory, before the cd below.
 CALLER=$PWD
@@ -17,7 +21,7 @@ from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER
 cd "$(dirname "$0")/.."
 
 if [[ $# -ne 1 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 SIZE=$1
@@ -82,8 +86,43 @@ check_published() {
 }
 
 start=$(date +%s)
+costs=()
+if [[ "${ESTIMATE_ONLY:-0}" == 1 || ( ! -e "$RUN/manifest.bmx" && ( "$SIZE" == 4x4 || "${ESTIMATE:-0}" == 1 ) ) ]]; then
+    # What will it cost? A sample of classes, broken for ESTIMATE_BUDGET seconds.
+    est_dir=$(mktemp -d)
+    trap 'rm -rf "$est_dir"' EXIT
+    echo "estimating the $SIZE proof at S = $SCORE (${ESTIMATE_BUDGET:-180} s, $JOBS thread(s))..."
+    "$BOGGLEMAX" estimate --size "$SIZE" --partition "$PARTITION" --score "$SCORE" \
+        "${wordlist[@]}" --budget "${ESTIMATE_BUDGET:-180}" --threads "$JOBS" \
+        --tasks "$SHARDS" --costs-out "$est_dir/costs.csv" > "$est_dir/estimate.txt"
+    grep -E '^(classes|sampled|cpu_hours|class_seconds_quantiles|peak_rss_bytes|disk_bytes|task_seconds|slurm_)' \
+        "$est_dir/estimate.txt"
+    cpu=$(awk '/^cpu_seconds:/ { print $2 }' "$est_dir/estimate.txt")
+    hi=$(awk '/^cpu_seconds_90:/ { print $3 }' "$est_dir/estimate.txt")
+    wall_h=$(awk -v c="$cpu" -v j="$JOBS" 'BEGIN { printf "%.1f", c / j / 3600 }')
+    wall_hi=$(awk -v c="$hi" -v j="$JOBS" 'BEGIN { printf "%.1f", c / j / 3600 }')
+    echo "projected wall time on $JOBS cores: $wall_h hours (up to $wall_hi at 90 %)"
+    [[ "${ESTIMATE_ONLY:-0}" == 1 ]] && exit 0
+    if awk -v c="$cpu" -v j="$JOBS" -v m="${MAX_HOURS:-48}" 'BEGIN { exit !(c / j / 3600 > m) }' \
+        && [[ "${FORCE:-0}" != 1 ]]; then
+        slurm_time=$(awk '/^slurm_time:/ { print $2 }' "$est_dir/estimate.txt")
+        slurm_mem=$(awk '/^slurm_mem:/ { print $2 }' "$est_dir/estimate.txt")
+        {
+            echo "proof.sh: not starting a local run projected at $wall_h hours (more than ${MAX_HOURS:-48}); FORCE=1 runs it anyway."
+            echo "On a Slurm cluster: plan it, then submit its $SHARDS shards as an array:"
+            echo "  $BOGGLEMAX estimate --size $SIZE --partition '$PARTITION' --score $SCORE ${wordlist[*]} --costs-out COSTS"
+            echo "  $BOGGLEMAX plan --size $SIZE --partition '$PARTITION' --score $SCORE --shards $SHARDS ${wordlist[*]} --costs COSTS --out RUN"
+            echo "  scripts/slurm/submit.sh RUN --from-estimate   (this estimate asks for --time=$slurm_time --mem=$slurm_mem a task)"
+        } >&2
+        exit 3
+    fi
+    costs=(--costs "$est_dir/costs.csv")
+fi
 "$BOGGLEMAX" plan --reuse --size "$SIZE" --partition "$PARTITION" --score "$SCORE" \
-    --shards "$SHARDS" "${wordlist[@]}" --out "$RUN"
+    --shards "$SHARDS" "${wordlist[@]}" "${costs[@]}" --out "$RUN"
+if [[ ${#costs[@]} -gt 0 ]]; then
+    cp "$est_dir/estimate.txt" "$RUN/estimate.txt"
+fi
 scripts/break-xargs.sh "$RUN" "$JOBS"
 status=0
 "$BOGGLEMAX" merge "$RUN" > /dev/null || status=$?

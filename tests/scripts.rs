@@ -95,3 +95,68 @@ fn scripts_take_relative_paths_from_the_callers_directory() {
     assert!(dir.path().join("run-proof/results.csv").exists());
     assert!(!repo().join("run-proof").exists());
 }
+
+/// `proof.sh` estimates a new 4x4-style run first (ESTIMATE=1 here, on a small 2x3 proof),
+/// refuses one projected past MAX_HOURS (exit 3, nothing planned, the Slurm way shown),
+/// plans by the estimate's costs otherwise, and ESTIMATE_ONLY=1 only prints the estimate.
+#[test]
+fn proof_script_estimates_first_and_refuses_long_local_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    small_wordlist(dir.path(), "aerstdn");
+    let env = |extra: &[(&'static str, &'static str)]| {
+        let mut v = vec![
+            ("WORDLIST", "words.txt"),
+            ("SCORE", "20"),
+            ("SHARDS", "3"),
+            ("JOBS", "1"),
+            ("PARTITION", "aeiou bcdfghjklmnpqrstvwxyz"),
+            ("ESTIMATE", "1"),
+            ("ESTIMATE_BUDGET", "1"),
+        ];
+        v.extend_from_slice(extra);
+        v
+    };
+    let run = |extra: &[(&'static str, &'static str)]| {
+        Command::new(repo().join("scripts/proof.sh"))
+            .arg("2x3")
+            .current_dir(dir.path())
+            .env("BOGGLEMAX", env!("CARGO_BIN_EXE_bogglemax"))
+            .envs(env(extra))
+            .output()
+            .expect("proof.sh runs")
+    };
+
+    let only = run(&[("ESTIMATE_ONLY", "1"), ("RUN", "only")]);
+    assert!(only.status.success(), "{only:?}");
+    let text = String::from_utf8_lossy(&only.stdout);
+    assert!(
+        text.contains("cpu_hours: ") && text.contains("slurm_time: "),
+        "{text}"
+    );
+    assert!(
+        !dir.path().join("only").exists(),
+        "ESTIMATE_ONLY plans nothing"
+    );
+
+    let refused = run(&[("MAX_HOURS", "0.0000001"), ("RUN", "long")]);
+    assert_eq!(refused.status.code(), Some(3), "{refused:?}");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("FORCE=1") && err.contains("submit.sh RUN --from-estimate"),
+        "{err}"
+    );
+    assert!(
+        !dir.path().join("long").exists(),
+        "a refused run plans nothing"
+    );
+
+    let out = script(
+        dir.path(),
+        "proof.sh",
+        &["2x3"],
+        &[&env(&[])[..], &[("RUN", "ok")]].concat(),
+    );
+    assert!(out.contains("proof: complete"), "{out}");
+    let saved = std::fs::read_to_string(dir.path().join("ok/estimate.txt")).expect("estimate kept");
+    assert!(saved.contains("tasks: 3"), "{saved}");
+}

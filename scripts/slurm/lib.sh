@@ -35,6 +35,7 @@ parse_args() {
     MAX_RUNNING=
     MERGE_TIME=1:00:00
     MERGE_MEM=2G
+    FROM_ESTIMATE=0
     EXTRA=()
     while [[ $# -gt 0 ]]; do
         case "$1" in
@@ -48,6 +49,7 @@ parse_args() {
             --merge-mem) [[ $# -ge 2 ]] || die "--merge-mem needs a size, e.g. 2G"
                 MERGE_MEM=$2; shift 2 ;;
             --merge-mem=*) MERGE_MEM=${1#*=}; shift ;;
+            --from-estimate) FROM_ESTIMATE=1; shift ;;
             *) EXTRA+=("$1"); shift ;;
         esac
     done

@@ -2,13 +2,18 @@
 # Submits a planned bogglemax run to Slurm: a job array with one task per shard
 # (break.sbatch), then a merge job (merge.sbatch) that starts when the array has ended.
 #
-#   scripts/slurm/submit.sh RUN [--max-running N] [--merge-time T] [--merge-mem M] [sbatch options...]
+#   scripts/slurm/submit.sh RUN [--max-running N] [--merge-time T] [--merge-mem M]
+#                           [--from-estimate] [sbatch options...]
 #
 # RUN          run directory from `bogglemax plan`, on a filesystem every node shares.
 # --max-running N
 #              at most N array tasks at once (--array=0-K%N).
 # --merge-time T, --merge-mem M
 #              the merge job's limits (default 1:00:00 and 2G: it reads only the journals).
+# --from-estimate
+#              each task's --time and --mem from RUN/estimate.txt (written by make proof-4x4),
+#              or from a new `bogglemax estimate --run RUN` (ESTIMATE_BUDGET seconds, default
+#              300, saved there); a --time or --mem given here still wins.
 # sbatch options (e.g. --time=4:00:00 --mem=8G --partition=X --account=Y) go to every job;
 #              the break tasks' --time, --mem and --cpus-per-task are not given to the merge.
 # BOGGLEMAX    the binary (default: bogglemax on PATH, else target/release/bogglemax of this
@@ -19,7 +24,7 @@
 # --max-running applying to each.
 set -euo pipefail
 PROG=submit.sh
-USAGE_LINES=2,20p
+USAGE_LINES=2,25p
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -30,5 +35,21 @@ find_binary
 count=$("$BIN" status "$RUN" --count) || die "$RUN: not a run directory that $BIN can read"
 [[ "$count" =~ ^[0-9]+$ && "$count" -gt 0 ]] || die "$RUN: unexpected shard count '$count'"
 echo "$PROG: $count shard(s) of $RUN with $BIN"
+if [[ "$FROM_ESTIMATE" == 1 ]]; then
+    est="$RUN/estimate.txt"
+    if ! grep -qx "tasks: $count" "$est" 2>/dev/null; then
+        echo "$PROG: estimating $RUN (${ESTIMATE_BUDGET:-300} s; saved to $est)"
+        "$BIN" estimate --run "$RUN" --budget "${ESTIMATE_BUDGET:-300}" --tasks "$count" > "$est.tmp" \
+            || die "bogglemax estimate --run $RUN failed"
+        mv "$est.tmp" "$est"
+    fi
+    slurm_time=$(awk '/^slurm_time:/ { print $2 }' "$est")
+    slurm_mem=$(awk '/^slurm_mem:/ { print $2 }' "$est")
+    [[ -n "$slurm_time" && -n "$slurm_mem" ]] || die "$est: no slurm_time/slurm_mem lines"
+    echo "$PROG: from $est: $(grep -E '^(cpu_hours|task_seconds)' "$est" | tr '\n' ' ')"
+    echo "$PROG: each task asks for --time=$slurm_time --mem=$slurm_mem"
+    # Given first, so that a --time or --mem of the caller's (later on the line) wins.
+    EXTRA=(--time="$slurm_time" --mem="$slurm_mem" ${EXTRA[@]+"${EXTRA[@]}"})
+fi
 # shellcheck disable=SC2046 # the numbers 0..count-1, one word each
 submit_shards $(seq 0 $((count - 1)))

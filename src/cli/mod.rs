@@ -5,6 +5,7 @@ mod class;
 mod common;
 mod dice;
 mod dict;
+mod estimate;
 mod pipeline;
 mod score;
 mod search;
@@ -47,6 +48,9 @@ pub enum Command {
     Bound(class::BoundArgs),
     /// Break one class: every board that might reach a score, with its DeMulti and Score.
     BreakClass(class::BreakClassArgs),
+    /// Predict a proof's cost (CPU hours with a 90 % interval, memory, disk, Slurm time)
+    /// from a sample of its classes.
+    Estimate(estimate::EstimateArgs),
     /// Plan a proof: enumerate the canonical classes into shards of a new run directory.
     Plan(pipeline::PlanArgs),
     /// Break the classes of a shard (or --all), resumably, checking each candidate as it is
@@ -81,6 +85,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Class(args) => class::run_class(&args, &mut out),
         Command::Bound(args) => class::run_bound(&args, &mut out),
         Command::BreakClass(args) => class::run_break_class(&args, &mut out),
+        Command::Estimate(args) => estimate::run(&args, &mut out),
         Command::Plan(args) => pipeline::run_plan(&args, &mut out),
         Command::Break(args) => pipeline::run_break(&args, &mut out),
         Command::Rescore(args) => pipeline::run_rescore(&args, &mut out),

@@ -48,6 +48,12 @@ pub struct PlanArgs {
     /// if its settings differ, refuse.
     #[arg(long)]
     pub reuse: bool,
+    /// Deal classes to shards by these per-class costs (a file from `estimate --costs-out`
+    /// or `status --costs`, or a finished run directory), costliest first onto the least
+    /// loaded shard, so that every shard takes about the same time. Default: by the number
+    /// of boards in each class, in a snake order.
+    #[arg(long, value_name = "FILE|RUN")]
+    pub costs: Option<PathBuf>,
 }
 
 /// Runs `bogglemax plan`.
@@ -60,6 +66,7 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         switchover: args.switchover,
         scoring: args.dict.scoring,
         shards: args.shards,
+        costs: None,
     };
     if args.reuse && RunDir::manifest_path(&args.out).exists() {
         let run = RunDir::open(&args.out)?;
@@ -84,6 +91,16 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         writeln!(out, "reusing {} (same settings)", args.out.display())?;
         return Ok(());
     }
+    let settings = PlanSettings {
+        costs: match &args.costs {
+            Some(path) => Some(
+                pipeline::ClassCosts::load(path)
+                    .with_context(|| format!("--costs {}", path.display()))?,
+            ),
+            None => None,
+        },
+        ..settings
+    };
     let run = pipeline::plan(&args.out, &dict, &settings)?;
     let m = run.manifest();
     writeln!(
@@ -281,6 +298,10 @@ pub struct StatusArgs {
     /// Print only the shards that are not complete, one index per line.
     #[arg(long)]
     pub pending: bool,
+    /// Also write the measured cost of every finished class to FILE (CSV
+    /// `class_id,seconds,nodes,source`), for `plan --costs` or a look at the heavy tail.
+    #[arg(long, value_name = "FILE")]
+    pub costs: Option<PathBuf>,
 }
 
 /// Runs `bogglemax status`.
@@ -289,6 +310,15 @@ pub fn run_status(args: &StatusArgs, out: &mut Output) -> anyhow::Result<()> {
     if args.count {
         writeln!(out, "{}", run.manifest().shards)?;
         return Ok(());
+    }
+    if let Some(path) = &args.costs {
+        let costs = pipeline::ClassCosts::from_run(&run)?;
+        costs.write(path)?;
+        eprintln!(
+            "wrote the costs of {} finished classes to {}",
+            costs.len(),
+            path.display()
+        );
     }
     let shards = pipeline::status(&run)?;
     if args.pending {
@@ -321,6 +351,25 @@ pub fn run_status(args: &StatusArgs, out: &mut Output) -> anyhow::Result<()> {
     }
     let complete = shards.iter().filter(|s| s.complete()).count();
     writeln!(out, "shards complete: {complete} of {}", shards.len())?;
+    // The spread of finished shards' CPU times: a slowest shard far above the mean holds
+    // the whole run back (replan with `plan --costs`).
+    let finished: Vec<f64> = shards
+        .iter()
+        .filter(|s| s.complete())
+        .map(|s| s.seconds)
+        .collect();
+    if !finished.is_empty() {
+        let mean = finished.iter().sum::<f64>() / finished.len() as f64;
+        let min = finished.iter().cloned().fold(f64::INFINITY, f64::min);
+        let max = finished.iter().cloned().fold(0.0, f64::max);
+        writeln!(
+            out,
+            "shard cpu seconds: min {min:.1}, mean {mean:.1}, max {max:.1} ({:.2}x the mean, \
+             {} complete shards)",
+            if mean > 0.0 { max / mean } else { 1.0 },
+            finished.len()
+        )?;
+    }
     writeln!(out, "classes done: {done} of {total}")?;
     writeln!(out, "cpu seconds: {seconds:.1}")?;
     if done > 0 && done < total {

@@ -39,6 +39,9 @@ const ZSTD_LEVEL: i32 = 3;
 const HEADER_LEN: u64 = 16;
 const KIND_CLASS: u8 = 1;
 const KIND_PART: u8 = 2;
+/// Bytes of a journal record of a whole class without results (framing included); each
+/// result adds its board's cells and 12 bytes.
+pub const RECORD_BYTES: u64 = 72;
 
 /// What one record says: a finished class, or one finished branch of its top split.
 #[derive(Clone, Debug, PartialEq)]

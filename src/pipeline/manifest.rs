@@ -393,6 +393,7 @@ mod tests {
             switchover: None,
             scoring: Scoring::Standard,
             shards: 2,
+            costs: None,
         };
         let root = dir.path().join("run");
         let run = plan(&root, &dict, &settings).unwrap();

@@ -14,17 +14,26 @@
 //! from another run, or a dictionary swapped behind the manifest's back, is refused.
 
 mod breakrun;
+mod costs;
 mod error;
+mod estimate;
 mod journal;
 mod manifest;
 mod merge;
 mod plan;
+mod sampling;
 mod status;
 
 pub use breakrun::{BreakOptions, BreakReport, break_shard};
+pub use costs::{ClassCost, ClassCosts};
 pub use error::PipelineError;
+pub use estimate::{
+    Estimate, EstimateSettings, SampleSize, SampledClass, class_features, estimate, estimate_from,
+    slurm_mem, slurm_time,
+};
 pub use journal::{ClassRecord, JournalContents, ShardJournal, read_journal};
 pub use manifest::{Manifest, RunDir, Shard};
 pub use merge::{AuditReport, MergeReport, merge, rescore};
 pub use plan::{PlanSettings, plan, planned_manifest};
+pub use sampling::{FeatureTable, Interval};
 pub use status::{ShardStatus, status};

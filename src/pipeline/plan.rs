@@ -1,12 +1,15 @@
 //! `plan`: enumerate the canonical classes of a size and partition and spread them over
 //! shards of similar cost, then write the run directory.
 
+use super::costs::ClassCosts;
 use super::error::PipelineError;
 use super::manifest::{Manifest, RunDir};
 use crate::board::Size;
 use crate::bound::{BreakSettings, ClassSpace, Partition};
 use crate::dict::Dictionary;
 use crate::solve::Scoring;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::path::Path;
 
 /// What `plan` needs.
@@ -23,6 +26,9 @@ pub struct PlanSettings {
     pub scoring: Scoring,
     /// Number of shards.
     pub shards: u32,
+    /// Per-class costs (an estimate's, or a finished run's): shards are dealt by them so
+    /// that they take about the same time. Classes not listed count as the listed mean.
+    pub costs: Option<ClassCosts>,
 }
 
 /// Plans a run into `out`, which must not exist yet.
@@ -52,7 +58,10 @@ pub fn plan(
     }
     let space = ClassSpace::new(settings.size, partition);
     let ids = space.canonical_ids();
-    let shards = deal(&space, &ids, settings.shards as usize);
+    let shards = match &settings.costs {
+        None => deal(&space, &ids, settings.shards as usize),
+        Some(costs) => deal_by_costs(&ids, costs, settings.shards as usize),
+    };
     let manifest = planned_manifest(dict, settings, ids.len() as u64);
     // Build in a temporary sibling folder and rename it into place, so an interrupted plan
     // leaves no half-made run under the requested name.
@@ -124,4 +133,70 @@ fn deal(space: &ClassSpace, ids: &[u64], n: usize) -> Vec<Vec<u64>> {
         s.sort_unstable();
     }
     shards
+}
+
+/// Deals `ids` into `n` shards by cost: the costliest class first, each onto the shard with
+/// the least cost so far (longest processing time first; the slowest shard is within 4/3 of
+/// the best possible). Each shard sorted.
+fn deal_by_costs(ids: &[u64], costs: &ClassCosts, n: usize) -> Vec<Vec<u64>> {
+    let listed: Vec<f64> = ids
+        .iter()
+        .filter_map(|&id| costs.get(id).map(|c| c.seconds))
+        .collect();
+    let fallback = if listed.is_empty() {
+        1.0
+    } else {
+        listed.iter().sum::<f64>() / listed.len() as f64
+    };
+    let mut ranked: Vec<(f64, u64)> = ids
+        .iter()
+        .map(|&id| (costs.get(id).map_or(fallback, |c| c.seconds), id))
+        .collect();
+    ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    // Loads in microseconds, so the heap orders integers; ties go to the lower shard.
+    let mut heap: BinaryHeap<Reverse<(u64, usize)>> = (0..n).map(|k| Reverse((0, k))).collect();
+    let mut shards = vec![Vec::new(); n];
+    for (cost, id) in ranked {
+        // The heap holds all n shards at every step (one popped, one pushed).
+        let Reverse((load, k)) = heap.pop().expect("n > 0 shards");
+        shards[k].push(id);
+        heap.push(Reverse((load + (cost * 1e6) as u64, k)));
+    }
+    for s in &mut shards {
+        s.sort_unstable();
+    }
+    shards
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::ClassCost;
+
+    #[test]
+    fn dealing_by_costs_balances_a_heavy_tail() {
+        // 1,000 classes: most cost 1, every 50th costs 100.
+        let ids: Vec<u64> = (0..1000).collect();
+        let costs = ClassCosts::new(
+            ids.iter()
+                .map(|&id| ClassCost {
+                    class_id: id,
+                    seconds: if id % 50 == 0 { 100.0 } else { 1.0 },
+                    nodes: 0,
+                    measured: true,
+                })
+                .collect(),
+        );
+        let shards = deal_by_costs(&ids, &costs, 10);
+        let loads: Vec<f64> = shards
+            .iter()
+            .map(|s| s.iter().map(|&id| costs.get(id).unwrap().seconds).sum())
+            .collect();
+        let mean = loads.iter().sum::<f64>() / 10.0;
+        let max = loads.iter().cloned().fold(0.0, f64::max);
+        assert!(max / mean < 1.02, "{loads:?}");
+        let mut all: Vec<u64> = shards.concat();
+        all.sort_unstable();
+        assert_eq!(all, ids, "every class exactly once");
+    }
 }

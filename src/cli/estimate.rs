@@ -1,0 +1,191 @@
+//! `bogglemax estimate`: a proof's cost from a sample of its classes.
+
+use super::common::{DictArgs, Output, parse_size};
+use anyhow::{Context, bail};
+use bogglemax::board::Size;
+use bogglemax::bound::{ClassSpace, Partition};
+use bogglemax::dict::Dictionary;
+use bogglemax::pipeline::{self, ClassCosts, EstimateSettings, RunDir, SampleSize, SampledClass};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Flags of `bogglemax estimate`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Prints one `key: value` line each: classes, sampled, cpu_seconds (the \
+whole run on one thread), cpu_seconds_90 (a 90 % interval), cpu_hours, \
+class_seconds_quantiles (50 %, 90 %, 99 %, largest sampled), tree_nodes, candidates, results, \
+peak_rss_bytes (one worker thread, the largest sampled class), disk_bytes (the run directory), \
+and with --tasks N the mean and slowest seconds of one task of N and the Slurm --time and \
+--mem to ask for.\n\nClasses are drawn by importance: a cost model fitted to the classes \
+broken so far (tree nodes against how well the class's letter sets chain into words) makes \
+heavy classes likelier to be drawn, and each is weighted by how likely it was, so the heavy \
+tail is sampled and the estimate stays unbiased. The same seed and --sample draw the same \
+classes on every machine; only the seconds differ."
+)]
+pub struct EstimateArgs {
+    /// Estimate a planned run: its size, partition, score, switchover, scoring and word
+    /// list, and (unless --tasks is given) one task per shard.
+    #[arg(long, value_name = "RUN", conflicts_with_all = ["partition", "score", "switchover", "wordlist"])]
+    pub run: Option<PathBuf>,
+    /// Board size, CxR (at most 25 cells).
+    #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
+    pub size: Size,
+    #[command(flatten)]
+    pub dict: DictArgs,
+    /// The bucket partition, as `plan` takes it (required without --run).
+    #[arg(long, value_name = "P", required_unless_present = "run")]
+    pub partition: Option<String>,
+    /// The score S of the proof (required without --run).
+    #[arg(long, value_name = "S", required_unless_present = "run")]
+    pub score: Option<u32>,
+    /// Switchover, as `plan` takes it. Default: 2 × S.
+    #[arg(long, value_name = "B")]
+    pub switchover: Option<u32>,
+    /// Break this many distinct classes (all of them if the run has fewer).
+    #[arg(long, value_name = "N", conflicts_with = "budget")]
+    pub sample: Option<usize>,
+    /// Break classes in batches until this many seconds of wall time have passed (the batch
+    /// under way finishes). Default when neither is given: 300.
+    #[arg(long, value_name = "SECONDS")]
+    pub budget: Option<u64>,
+    /// Seed of the draws.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub seed: u64,
+    /// Classes broken at once. Default: all cores.
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    pub threads: usize,
+    /// Also say what one task of a run split into N shards takes (one thread each), and
+    /// the Slurm --time and --mem to ask for.
+    #[arg(long, value_name = "N")]
+    pub tasks: Option<u64>,
+    /// Write every class's cost (measured or predicted) to FILE, for `plan --costs`.
+    #[arg(long, value_name = "FILE")]
+    pub costs_out: Option<PathBuf>,
+    /// Validation: draw from a finished run's recorded costs (its directory, or a costs
+    /// file from `status --costs`) instead of breaking classes, to see how close an estimate
+    /// of this size comes to the run's real total.
+    #[arg(long, value_name = "RUN|FILE")]
+    pub replay: Option<PathBuf>,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Runs `bogglemax estimate`.
+pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
+    let sample = match (args.sample, args.budget) {
+        (Some(0), _) => bail!("--sample must be at least 1"),
+        (Some(n), _) => SampleSize::Classes(n),
+        (None, Some(0)) => bail!("--budget must be at least 1 second"),
+        (None, Some(s)) => SampleSize::Budget(Duration::from_secs(s)),
+        (None, None) => SampleSize::Budget(Duration::from_secs(300)),
+    };
+    if args.tasks == Some(0) {
+        bail!("--tasks must be at least 1");
+    }
+    // The settings and dictionary: a planned run's, or the flags'.
+    let (dict, mut settings, run_shards) = match &args.run {
+        Some(path) => {
+            let run = RunDir::open(path)?;
+            let m = run.manifest();
+            let settings = EstimateSettings {
+                size: m.size(),
+                partition: m.partition.clone(),
+                threshold: m.threshold,
+                switchover: Some(m.switchover),
+                scoring: m.scoring(),
+                sample,
+                seed: args.seed,
+                threads: args.threads,
+                quiet: args.quiet,
+            };
+            (run.dictionary()?, settings, Some(m.shards as u64))
+        }
+        None => {
+            let settings = EstimateSettings {
+                size: args.size,
+                // Both required by clap without --run.
+                partition: args.partition.clone().unwrap_or_default(),
+                threshold: args.score.unwrap_or_default(),
+                switchover: args.switchover,
+                scoring: args.dict.scoring,
+                sample,
+                seed: args.seed,
+                threads: args.threads,
+                quiet: args.quiet,
+            };
+            (args.dict.load()?, settings, None)
+        }
+    };
+    settings.sample = sample;
+    let tasks = args.tasks.or(run_shards);
+    let estimate = match &args.replay {
+        None => pipeline::estimate(&dict, &settings)?,
+        Some(path) => replay(&settings, &dict, path)?,
+    };
+    if let Some(path) = &args.costs_out {
+        estimate
+            .costs
+            .write(path)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    let shards = tasks.unwrap_or(1);
+    write!(out, "{}", estimate.report(shards, tasks, args.seed))?;
+    if let Some(path) = &args.replay {
+        let truth = ClassCosts::load(path)?;
+        let total: f64 = truth.as_slice().iter().map(|c| c.seconds).sum();
+        let nodes: f64 = truth.as_slice().iter().map(|c| c.nodes as f64).sum();
+        writeln!(out, "replayed_cpu_seconds: {total:.0}")?;
+        writeln!(out, "replayed_tree_nodes: {nodes:.0}")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// An estimate whose "breaks" look up a finished run's recorded costs.
+fn replay(
+    settings: &EstimateSettings,
+    dict: &Dictionary,
+    path: &std::path::Path,
+) -> anyhow::Result<pipeline::Estimate> {
+    let costs = ClassCosts::load(path)?;
+    let partition = Partition::parse(&settings.partition).context("--partition")?;
+    let space = ClassSpace::new(settings.size, partition);
+    let ids = space.canonical_ids();
+    if let Some(missing) = ids
+        .iter()
+        .find(|&&id| costs.get(id).is_none_or(|c| !c.measured))
+    {
+        bail!(
+            "{}: class {missing} has no measured cost; --replay needs a finished run of the \
+             same size and partition",
+            path.display()
+        );
+    }
+    let table = pipeline::class_features(&space, dict.trie(), &ids)?;
+    let mut measure = |batch: &[u64]| {
+        Ok(batch
+            .iter()
+            .map(|&id| {
+                // Every id was checked above.
+                let c = costs.get(id).expect("measured");
+                SampledClass {
+                    class_id: id,
+                    seconds: c.seconds,
+                    nodes: c.nodes,
+                    peak_bytes: 0,
+                    candidates: 0,
+                    results: 0,
+                    weight: 0.0,
+                }
+            })
+            .collect())
+    };
+    let mut e =
+        pipeline::estimate_from(&ids, &table, settings.sample, settings.seed, &mut measure)?;
+    e.cells = settings.size.cells();
+    Ok(e)
+}

@@ -1,0 +1,194 @@
+//! Per-class costs: what breaking each class took (a run's journals) or is predicted to take
+//! (`bogglemax estimate`), kept as a CSV file that `plan --costs` deals shards by.
+//!
+//! The file is `class_id,seconds,nodes,source` with a header line; `source` is `measured`
+//! (a finished class) or `predicted` (a class the estimate did not break: its seconds come
+//! from the estimate's cost model, its nodes are 0).
+
+use super::error::PipelineError;
+use super::journal::read_journal;
+use super::manifest::RunDir;
+use std::path::Path;
+
+/// The cost of one class.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClassCost {
+    /// Canonical class id.
+    pub class_id: u64,
+    /// CPU seconds (one thread), measured or predicted.
+    pub seconds: f64,
+    /// Tree nodes created, when measured (0 when predicted).
+    pub nodes: u64,
+    /// Whether `seconds` was measured (the class was broken) rather than predicted.
+    pub measured: bool,
+}
+
+/// The costs of a set of classes, sorted by class id.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClassCosts {
+    costs: Vec<ClassCost>,
+}
+
+impl ClassCosts {
+    /// Costs from any list (sorted here; a class listed twice keeps its last entry).
+    pub fn new(mut costs: Vec<ClassCost>) -> ClassCosts {
+        costs.sort_by_key(|c| c.class_id);
+        costs.reverse();
+        costs.dedup_by_key(|c| c.class_id);
+        costs.reverse();
+        ClassCosts { costs }
+    }
+
+    /// The measured costs of every finished class of a run (from its journals).
+    pub fn from_run(run: &RunDir) -> Result<ClassCosts, PipelineError> {
+        let m = run.manifest();
+        let mut costs = Vec::new();
+        for k in 0..m.shards {
+            let j = read_journal(&run.journal_path(k), m.run_id(), m.size())?;
+            costs.extend(j.classes.values().map(|r| ClassCost {
+                class_id: r.class_id,
+                seconds: r.seconds,
+                nodes: r.nodes,
+                measured: true,
+            }));
+        }
+        Ok(ClassCosts::new(costs))
+    }
+
+    /// Reads a costs file, or, if `path` is a run directory, the costs of its finished
+    /// classes.
+    pub fn load(path: &Path) -> Result<ClassCosts, PipelineError> {
+        if path.is_dir() {
+            return ClassCosts::from_run(&RunDir::open(path)?);
+        }
+        let bad = |line: u64, why: String| PipelineError::Corrupt {
+            path: path.to_path_buf(),
+            why: format!("line {line}: {why}"),
+        };
+        let mut reader = csv::Reader::from_path(path).map_err(|e| match e.into_kind() {
+            csv::ErrorKind::Io(e) => PipelineError::io(path, e),
+            other => bad(1, format!("{other:?}")),
+        })?;
+        let header = reader.headers().map_err(|e| bad(1, e.to_string()))?.clone();
+        if header.get(0) != Some("class_id") || header.get(1) != Some("seconds") {
+            return Err(bad(
+                1,
+                "not a costs file (the header must start class_id,seconds)".into(),
+            ));
+        }
+        let mut costs = Vec::new();
+        for record in reader.records() {
+            let record = record.map_err(|e| {
+                let line = e.position().map_or(0, |p| p.line());
+                bad(line, e.to_string())
+            })?;
+            let line = record.position().map_or(0, |p| p.line());
+            let field = |i: usize| record.get(i).unwrap_or("");
+            let class_id = field(0)
+                .parse::<u64>()
+                .map_err(|_| bad(line, format!("class id {:?} is not a number", field(0))))?;
+            let seconds = field(1)
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| bad(line, format!("seconds {:?} is not a number ≥ 0", field(1))))?;
+            let nodes = match field(2) {
+                "" => 0,
+                n => n
+                    .parse::<u64>()
+                    .map_err(|_| bad(line, format!("nodes {n:?} is not a number")))?,
+            };
+            let measured = match field(3) {
+                "" | "measured" => true,
+                "predicted" => false,
+                s => return Err(bad(line, format!("source {s:?}: measured or predicted"))),
+            };
+            costs.push(ClassCost {
+                class_id,
+                seconds,
+                nodes,
+                measured,
+            });
+        }
+        Ok(ClassCosts::new(costs))
+    }
+
+    /// Writes the costs file (atomically: a reader sees the old file or the whole new one).
+    pub fn write(&self, path: &Path) -> Result<(), PipelineError> {
+        let mut out = String::with_capacity(32 * self.costs.len() + 32);
+        out.push_str("class_id,seconds,nodes,source\n");
+        for c in &self.costs {
+            use std::fmt::Write;
+            // Writing to a String cannot fail.
+            let _ = writeln!(
+                out,
+                "{},{:.4},{},{}",
+                c.class_id,
+                c.seconds,
+                c.nodes,
+                if c.measured { "measured" } else { "predicted" }
+            );
+        }
+        crate::format::write_atomic(path, out.as_bytes()).map_err(|e| PipelineError::io(path, e))
+    }
+
+    /// The costs, by class id.
+    pub fn as_slice(&self) -> &[ClassCost] {
+        &self.costs
+    }
+
+    /// The cost of one class, if listed.
+    pub fn get(&self, class_id: u64) -> Option<&ClassCost> {
+        self.costs
+            .binary_search_by_key(&class_id, |c| c.class_id)
+            .ok()
+            .map(|i| &self.costs[i])
+    }
+
+    /// Number of classes listed.
+    pub fn len(&self) -> usize {
+        self.costs.len()
+    }
+
+    /// Whether no class is listed.
+    pub fn is_empty(&self) -> bool {
+        self.costs.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn costs_file_round_trips_and_bad_lines_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("costs.csv");
+        let costs = ClassCosts::new(vec![
+            ClassCost {
+                class_id: 7,
+                seconds: 1.5,
+                nodes: 99,
+                measured: true,
+            },
+            ClassCost {
+                class_id: 3,
+                seconds: 0.25,
+                nodes: 0,
+                measured: false,
+            },
+        ]);
+        costs.write(&path).unwrap();
+        let back = ClassCosts::load(&path).unwrap();
+        assert_eq!(back, costs);
+        assert_eq!(back.as_slice()[0].class_id, 3);
+        assert_eq!(back.get(7).map(|c| c.nodes), Some(99));
+
+        std::fs::write(&path, "class_id,seconds\n1,2\n2,-1\n").unwrap();
+        let err = ClassCosts::load(&path).unwrap_err().to_string();
+        assert!(err.contains("line 3"), "{err}");
+        std::fs::write(&path, "board,score\nabc,1\n").unwrap();
+        let err = ClassCosts::load(&path).unwrap_err().to_string();
+        assert!(err.contains("not a costs file"), "{err}");
+    }
+}

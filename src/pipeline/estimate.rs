@@ -1,0 +1,580 @@
+//! `estimate`: what a proof will cost (CPU seconds, memory, disk, the time one Slurm task
+//! needs) before it is run, from a sample of its classes broken by the same breaker and
+//! candidate check as `break`, drawn by importance so that the heavy tail is sampled.
+//!
+//! The cost model behind the draws (`sampling.rs`) predicts a class's tree nodes from one
+//! feature, how well its letter sets chain into words ([`class_features`]). Nodes, not
+//! seconds, so the draws (and every figure of a `--sample N` estimate but the seconds) are
+//! the same on every machine.
+
+use super::costs::{ClassCost, ClassCosts};
+use super::error::PipelineError;
+use super::sampling::{Draw, FeatureTable, Interval, Sampler, estimate_total, weighted_quantiles};
+use crate::board::{Geometry, Size};
+use crate::bound::{BreakSettings, ClassBreaker, ClassSpace, Partition};
+use crate::dict::{Dictionary, NodeId, Trie};
+use crate::progress::Progress;
+use crate::solve::Scoring;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// Classes broken between two refits of the cost model (fixed, so a `--sample N` estimate
+/// draws the same classes whatever the number of threads).
+const BATCH: usize = 16;
+
+/// The cost model's slope before any class is measured: ln(nodes) against the feature of
+/// [`class_features`]. Fitted on ENABLE2K: 0.86 (3x3, 2 buckets), 0.37 (3x3, 3 buckets), 0.49
+/// (the reference's seconds on 37 4x4 classes). Measured classes soon outweigh it.
+const PRIOR_SLOPE: f64 = 0.6;
+
+/// How many classes to break.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SampleSize {
+    /// Exactly this many distinct classes (all of them if the run has fewer).
+    Classes(usize),
+    /// Batches of classes until this much wall time has passed (the last batch finishes).
+    Budget(Duration),
+}
+
+/// What to estimate.
+#[derive(Clone, Debug)]
+pub struct EstimateSettings {
+    /// Board size.
+    pub size: Size,
+    /// Partition text, as `plan` takes it.
+    pub partition: String,
+    /// The score S.
+    pub threshold: u32,
+    /// Switchover (default 2 S).
+    pub switchover: Option<u32>,
+    /// Scoring.
+    pub scoring: Scoring,
+    /// Sample size or time budget.
+    pub sample: SampleSize,
+    /// Seed of the draws.
+    pub seed: u64,
+    /// Threads breaking sampled classes (0: all cores).
+    pub threads: usize,
+    /// No progress display.
+    pub quiet: bool,
+}
+
+/// The figures of one sampled class.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampledClass {
+    /// Canonical class id.
+    pub class_id: u64,
+    /// Seconds to break it (checking included), one thread.
+    pub seconds: f64,
+    /// Tree nodes created.
+    pub nodes: u64,
+    /// Peak bytes of its trees.
+    pub peak_bytes: u64,
+    /// DeMulti candidates found and checked.
+    pub candidates: u64,
+    /// Boards with Score ≥ S.
+    pub results: u64,
+    /// How many classes of the run it stands for (the sum of `1 / (draws · prob)` over the
+    /// draws that picked it): the weights add up to about the number of classes.
+    pub weight: f64,
+}
+
+/// A proof's predicted cost.
+#[derive(Clone, Debug)]
+pub struct Estimate {
+    /// Canonical classes in the run.
+    pub classes: u64,
+    /// Cells of a board.
+    pub cells: usize,
+    /// Draws made (with replacement; a heavy class may be drawn more than once).
+    pub draws: usize,
+    /// The distinct classes broken, in the order they were first drawn.
+    pub sampled: Vec<SampledClass>,
+    /// CPU seconds of the whole run, one thread.
+    pub cpu_seconds: Interval,
+    /// Tree nodes of the whole run.
+    pub tree_nodes: Interval,
+    /// DeMulti candidates of the whole run.
+    pub candidates: Interval,
+    /// Boards with Score ≥ S (point estimate).
+    pub results: f64,
+    /// Seconds of a class: the 50th, 90th and 99th percentiles over the run, and the
+    /// largest sampled.
+    pub class_seconds: [f64; 4],
+    /// Bytes of the process before breaking (dictionary loaded).
+    pub base_rss_bytes: u64,
+    /// Bytes of the compiled dictionary (a run directory holds a copy).
+    pub dict_bytes: u64,
+    /// Wall seconds the estimate itself took.
+    pub wall_seconds: f64,
+    /// Every class's cost: measured for sampled classes, predicted for the others.
+    pub costs: ClassCosts,
+}
+
+impl Estimate {
+    /// The largest peak tree bytes of a sampled class.
+    pub fn peak_tree_bytes(&self) -> u64 {
+        self.sampled.iter().map(|s| s.peak_bytes).max().unwrap_or(0)
+    }
+
+    /// Predicted peak resident bytes of one worker thread: the process before breaking plus
+    /// the largest sampled class's trees.
+    pub fn peak_rss_bytes(&self) -> u64 {
+        self.base_rss_bytes + self.peak_tree_bytes()
+    }
+
+    /// Predicted bytes of the run directory: dictionary, shard files (8 bytes a class),
+    /// journals (a record a class, plus each result's board) and results.csv.
+    pub fn disk_bytes(&self, shards: u64) -> u64 {
+        let journals = self.classes * super::journal::RECORD_BYTES
+            + (self.results * (self.cells as f64 + 12.0)) as u64;
+        let results_csv = (self.results * (self.cells as f64 + 200.0)) as u64;
+        self.dict_bytes + self.classes * 8 + shards * 64 + journals + results_csv
+    }
+
+    /// Seconds of one task when the run is split into `tasks` shards, each broken by one
+    /// thread: the mean, and the slowest task over simulated deals (each task a random share
+    /// of the classes, their costs drawn from the weighted sample). A cost-balanced plan
+    /// (`plan --costs`) does better than random shares; no task can be faster than the
+    /// slowest class in it.
+    pub fn task_seconds(&self, tasks: u64, seed: u64) -> (f64, f64) {
+        let tasks = tasks.max(1);
+        let mean = self.cpu_seconds.point / tasks as f64;
+        let total: f64 = self.sampled.iter().map(|s| s.weight).sum();
+        if self.sampled.is_empty() || total <= 0.0 {
+            return (mean, mean);
+        }
+        let mut acc = 0.0;
+        let cumulative: Vec<f64> = self
+            .sampled
+            .iter()
+            .map(|s| {
+                acc += s.weight / total;
+                acc
+            })
+            .collect();
+        let per_task = self.classes.div_ceil(tasks);
+        // A task of more than 100,000 classes is simulated by 100,000 and scaled.
+        let drawn = per_task.min(100_000);
+        let mut rng = crate::rng::Rng::new(seed);
+        let mut worst: f64 = 0.0;
+        // About 10,000 simulated tasks in all (at least one deal).
+        let simulated = tasks.min(10_000) * (10_000 / tasks).clamp(1, 100);
+        for _ in 0..simulated {
+            let mut sum = 0.0;
+            for _ in 0..drawn {
+                let u = rng.unit();
+                let k = cumulative
+                    .partition_point(|&c| c < u)
+                    .min(cumulative.len() - 1);
+                sum += self.sampled[k].seconds;
+            }
+            worst = worst.max(sum * per_task as f64 / drawn as f64);
+        }
+        (mean, worst.max(self.class_seconds[3]).max(mean))
+    }
+
+    /// The report `bogglemax estimate` prints: one `key: value` line each.
+    pub fn report(&self, shards: u64, tasks: Option<u64>, seed: u64) -> String {
+        use std::fmt::Write;
+        let mut o = String::new();
+        let iv = |i: &Interval| format!("{:.0} {:.0}", i.lo, i.hi);
+        // Writing to a String cannot fail.
+        let _ = (|| -> std::fmt::Result {
+            writeln!(o, "classes: {}", self.classes)?;
+            writeln!(o, "sampled: {} ({} draws)", self.sampled.len(), self.draws)?;
+            let c = &self.cpu_seconds;
+            writeln!(o, "cpu_seconds: {:.1}", c.point)?;
+            writeln!(o, "cpu_seconds_90: {:.1} {:.1}", c.lo, c.hi)?;
+            let h = |s: f64| hours(s / 3600.0);
+            writeln!(
+                o,
+                "cpu_hours: {} ({}-{} at 90 %)",
+                h(self.cpu_seconds.point),
+                h(self.cpu_seconds.lo),
+                h(self.cpu_seconds.hi)
+            )?;
+            let q = &self.class_seconds;
+            writeln!(
+                o,
+                "class_seconds_quantiles: {:.3} {:.3} {:.3} {:.3} (50 %, 90 %, 99 %, largest sampled)",
+                q[0], q[1], q[2], q[3]
+            )?;
+            if let Some(s) = self
+                .sampled
+                .iter()
+                .max_by(|a, b| a.seconds.total_cmp(&b.seconds))
+            {
+                writeln!(
+                    o,
+                    "slowest_sampled: class {} {:.2} s",
+                    s.class_id, s.seconds
+                )?;
+            }
+            writeln!(o, "tree_nodes: {:.0}", self.tree_nodes.point)?;
+            writeln!(o, "tree_nodes_90: {}", iv(&self.tree_nodes))?;
+            writeln!(o, "candidates: {:.0}", self.candidates.point)?;
+            writeln!(o, "candidates_90: {}", iv(&self.candidates))?;
+            writeln!(o, "results: {:.0}", self.results)?;
+            writeln!(o, "peak_rss_bytes: {}", self.peak_rss_bytes())?;
+            writeln!(o, "disk_bytes: {}", self.disk_bytes(shards))?;
+            writeln!(o, "estimate_wall_seconds: {:.1}", self.wall_seconds)?;
+            if let Some(tasks) = tasks {
+                let (mean, worst) = self.task_seconds(tasks, seed);
+                writeln!(o, "tasks: {tasks}")?;
+                writeln!(o, "task_seconds: {mean:.0} {worst:.0} (mean, slowest)")?;
+                writeln!(o, "slurm_time: {}", slurm_time(worst))?;
+                writeln!(o, "slurm_mem: {}", slurm_mem(self.peak_rss_bytes()))?;
+            }
+            Ok(())
+        })();
+        o
+    }
+}
+
+/// Hours to three significant figures (0.0123, 1.23, 1230).
+fn hours(h: f64) -> String {
+    let decimals = if h <= 0.0 {
+        0
+    } else {
+        (2 - h.log10().floor() as i32).max(0) as usize
+    };
+    format!("{h:.decimals$}")
+}
+
+/// Slurm `--time` for a task of `seconds`: half again as long plus ten minutes, in whole
+/// minutes (`[D-]HH:MM:00`). A task that still runs out resumes from its journal.
+pub fn slurm_time(seconds: f64) -> String {
+    let minutes = ((seconds * 1.5 + 600.0) / 60.0).ceil() as u64;
+    let (d, h, m) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    if d > 0 {
+        format!("{d}-{h:02}:{m:02}:00")
+    } else {
+        format!("{h:02}:{m:02}:00")
+    }
+}
+
+/// Slurm `--mem` for a task of `bytes` peak: a quarter more, rounded up to 100 MB, in MB.
+pub fn slurm_mem(bytes: u64) -> String {
+    let mb = (bytes as f64 * 1.25 / 1e6 / 100.0).ceil() as u64 * 100;
+    format!("{}M", mb.max(100))
+}
+
+/// The cost-model feature of every class of `ids`: how well its cells connect into words.
+///
+/// For cells `c` and `e`, `B(c, e)` is the share of the word list's letter pairs (bigrams,
+/// counted over every word) whose first letter lies in `c`'s set and second in `e`'s; the
+/// feature is `Σ_c ln Σ_{e next to c} B(c, e)`. Classes whose sets chain into many words
+/// have large trees: over 37 4x4 classes its rank correlation with the reference's seconds
+/// is 0.91, over the 3x3 runs' classes with their tree nodes 0.97 (2 buckets) and 0.87 (3);
+/// bucket counts alone explain nothing on 3x3 with 2 buckets (R² 0.001).
+pub fn class_features(
+    space: &ClassSpace,
+    trie: Trie<'_>,
+    ids: &[u64],
+) -> Result<FeatureTable, PipelineError> {
+    let geometry = Geometry::new(space.size());
+    let bigrams = bigram_counts(trie);
+    let total: f64 = bigrams.iter().flatten().sum::<f64>().max(1.0);
+    // B for every pair of buckets that lie next to each other, by bucket sets.
+    let mut pair: HashMap<(u32, u32), f64> = HashMap::new();
+    let share = |s: u32, t: u32| {
+        let mut sum = 0.0;
+        for a in (0..26).filter(|a| s >> a & 1 == 1) {
+            for b in (0..26).filter(|b| t >> b & 1 == 1) {
+                sum += bigrams[a][b];
+            }
+        }
+        sum / total
+    };
+    let mut rows = Vec::with_capacity(ids.len());
+    for &id in ids {
+        let class = space
+            .class(id)
+            .map_err(|e| PipelineError::Usage(format!("class {id}: {e}")))?;
+        let sets = class.cells();
+        let mut z = 0.0;
+        for (c, &s) in sets.iter().enumerate() {
+            let out: f64 = geometry
+                .neighbors(c)
+                .iter()
+                .map(|&e| {
+                    let t = sets[e as usize];
+                    *pair.entry((s, t)).or_insert_with(|| share(s, t))
+                })
+                .sum();
+            z += out.max(1e-9).ln();
+        }
+        rows.push(z as f32);
+    }
+    Ok(FeatureTable::new(1, rows))
+}
+
+/// `counts[a][b]`: how many words of the trie have letter `b` right after letter `a`
+/// (counting every position; Qu is its q).
+fn bigram_counts(trie: Trie<'_>) -> Vec<[f64; 26]> {
+    /// Adds the bigrams below `node` (reached by `letter`) and returns its words.
+    fn walk(trie: Trie<'_>, node: NodeId, letter: Option<u8>, counts: &mut [[f64; 26]]) -> f64 {
+        let mut words = trie.word(node).map_or(0.0, |_| 1.0);
+        let mask = trie.child_mask(node);
+        for b in (0..26u8).filter(|b| mask >> b & 1 == 1) {
+            let below = walk(
+                trie,
+                trie.child_unchecked_letter(node, mask, b),
+                Some(b),
+                counts,
+            );
+            if let Some(a) = letter {
+                counts[a as usize][b as usize] += below;
+            }
+            words += below;
+        }
+        words
+    }
+    let mut counts = vec![[0.0; 26]; 26];
+    walk(trie, trie.root(), None, &mut counts);
+    counts
+}
+
+/// Breaks a batch of classes (or looks up their recorded figures), in the order given.
+pub type MeasureBatch<'a> = dyn FnMut(&[u64]) -> Result<Vec<SampledClass>, PipelineError> + 'a;
+
+/// Draws and measures a sample of `ids` (features in `table`), calling `measure` on each
+/// batch of new classes, and summarises it. `measure` returns the classes' figures in the
+/// order given (tests and benchmarks pass recorded figures to replay an estimate).
+pub fn estimate_from(
+    ids: &[u64],
+    table: &FeatureTable,
+    sample: SampleSize,
+    seed: u64,
+    measure: &mut MeasureBatch<'_>,
+) -> Result<Estimate, PipelineError> {
+    let start = Instant::now();
+    let n = ids.len();
+    let mut measured: HashMap<usize, SampledClass> = HashMap::new();
+    let mut order: Vec<usize> = Vec::new();
+    let draws: Vec<Draw> = match sample {
+        SampleSize::Classes(k) if k >= n => {
+            // A census: every class once, each standing for itself.
+            for chunk in (0..n).collect::<Vec<_>>().chunks(BATCH) {
+                let got = measure(&chunk.iter().map(|&i| ids[i]).collect::<Vec<_>>())?;
+                for (&i, s) in chunk.iter().zip(got) {
+                    measured.insert(i, s);
+                    order.push(i);
+                }
+            }
+            (0..n)
+                .map(|item| Draw {
+                    item,
+                    prob: 1.0 / n as f64,
+                })
+                .collect()
+        }
+        _ => {
+            let mut sampler = Sampler::new(table, &[PRIOR_SLOPE], seed);
+            loop {
+                let want = match sample {
+                    SampleSize::Classes(k) => BATCH.min(k.saturating_sub(measured.len())),
+                    SampleSize::Budget(b) => {
+                        if start.elapsed() >= b || measured.len() == n {
+                            0
+                        } else {
+                            BATCH.min(n - measured.len())
+                        }
+                    }
+                };
+                if want == 0 {
+                    break;
+                }
+                // Draw until `want` new classes come up (repeats only add weight).
+                let mut new: Vec<usize> = Vec::with_capacity(want);
+                while new.len() < want {
+                    let i = sampler.draw(1)[0];
+                    if !sampler.is_measured(i) && !new.contains(&i) {
+                        new.push(i);
+                    }
+                }
+                let got = measure(&new.iter().map(|&i| ids[i]).collect::<Vec<_>>())?;
+                for (&i, s) in new.iter().zip(got) {
+                    sampler.record(i, s.nodes as f64 + 1.0);
+                    measured.insert(i, s);
+                    order.push(i);
+                }
+            }
+            sampler.draws().to_vec()
+        }
+    };
+    let m = &measured;
+    let value = |f: fn(&SampledClass) -> f64| move |i: usize| f(&m[&i]);
+    // A census knows its totals exactly: no interval around them.
+    let census = measured.len() == n;
+    let total = |f: fn(&SampledClass) -> f64| {
+        let mut t = estimate_total(&draws, value(f), seed);
+        if census {
+            t.point = measured.values().map(f).sum();
+            (t.lo, t.hi) = (t.point, t.point);
+        }
+        t
+    };
+    let cpu_seconds = total(|s| s.seconds);
+    let tree_nodes = total(|s| s.nodes as f64);
+    let candidates = total(|s| s.candidates as f64);
+    let results = estimate_total(&draws, value(|s| s.results as f64), seed).point;
+    let q = weighted_quantiles(&draws, value(|s| s.seconds), &[0.5, 0.9, 0.99]);
+    let largest = measured.values().map(|s| s.seconds).fold(0.0, f64::max);
+    let mut weight: HashMap<usize, f64> = HashMap::new();
+    for d in &draws {
+        *weight.entry(d.item).or_default() += 1.0 / (draws.len() as f64 * d.prob);
+    }
+    let sampled: Vec<SampledClass> = order
+        .iter()
+        .map(|i| SampledClass {
+            weight: weight.get(i).copied().unwrap_or(0.0),
+            ..measured[i]
+        })
+        .collect();
+    let costs = predicted_costs(ids, table, &measured);
+    Ok(Estimate {
+        classes: n as u64,
+        cells: 0,
+        draws: draws.len(),
+        sampled,
+        cpu_seconds,
+        tree_nodes,
+        candidates,
+        results,
+        class_seconds: [q[0], q[1], q[2], largest],
+        base_rss_bytes: 0,
+        dict_bytes: 0,
+        wall_seconds: start.elapsed().as_secs_f64(),
+        costs,
+    })
+}
+
+/// Every class's cost: measured where sampled; otherwise the cost model's nodes (fitted on
+/// every sampled class) times the sample's seconds per predicted node.
+fn predicted_costs(
+    ids: &[u64],
+    table: &FeatureTable,
+    measured: &HashMap<usize, SampledClass>,
+) -> ClassCosts {
+    let mut seen: Vec<(usize, f64)> = measured
+        .iter()
+        .map(|(&i, s)| (i, s.nodes as f64 + 1.0))
+        .collect();
+    seen.sort_unstable_by_key(|&(i, _)| i);
+    let model = super::sampling::CostModel::fit(table, &seen, &[PRIOR_SLOPE]);
+    let predict = |i: usize| model.as_ref().map_or(1.0, |m| m.predict(table, i));
+    let (secs, pred): (f64, f64) = measured.iter().fold((0.0, 0.0), |(s, p), (&i, m)| {
+        (s + m.seconds, p + predict(i))
+    });
+    let per_unit = if pred > 0.0 { secs / pred } else { 0.0 };
+    ClassCosts::new(
+        ids.iter()
+            .enumerate()
+            .map(|(i, &class_id)| match measured.get(&i) {
+                Some(s) => ClassCost {
+                    class_id,
+                    seconds: s.seconds,
+                    nodes: s.nodes,
+                    measured: true,
+                },
+                None => ClassCost {
+                    class_id,
+                    seconds: predict(i) * per_unit,
+                    nodes: 0,
+                    measured: false,
+                },
+            })
+            .collect(),
+    )
+}
+
+/// Estimates a proof: enumerates its canonical classes, breaks a sample, summarises.
+pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estimate, PipelineError> {
+    if settings.size.cells() > crate::bound::MAX_TREE_CELLS {
+        return Err(PipelineError::Usage(format!(
+            "size {}: class breaking handles at most {} cells",
+            settings.size,
+            crate::bound::MAX_TREE_CELLS
+        )));
+    }
+    let partition = Partition::parse(&settings.partition)
+        .map_err(|e| PipelineError::Usage(format!("--partition: {e}")))?;
+    let space = ClassSpace::new(settings.size, partition);
+    let ids = space.canonical_ids();
+    let table = class_features(&space, dict.trie(), &ids)?;
+    let base_rss_bytes = resident_bytes().unwrap_or(0);
+    let breaker = ClassBreaker::new(dict.trie(), settings.size, settings.scoring);
+    let break_settings = BreakSettings {
+        threshold: settings.threshold,
+        switchover: settings
+            .switchover
+            .unwrap_or(BreakSettings::with_default_switchover(settings.threshold).switchover),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(settings.threads)
+        .build()
+        .map_err(|e| PipelineError::Usage(format!("--threads: {e}")))?;
+    let mut progress = match settings.sample {
+        SampleSize::Classes(k) => {
+            Progress::new("estimate", k.min(ids.len()) as u64, settings.quiet)
+        }
+        SampleSize::Budget(b) => Progress::counting(
+            "estimate",
+            b.as_secs().max(1),
+            "s of the budget",
+            settings.quiet,
+        ),
+    };
+    let started = Instant::now();
+    let mut shown = 0u64;
+    let mut measure = |batch: &[u64]| -> Result<Vec<SampledClass>, PipelineError> {
+        let out: Vec<SampledClass> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|&id| {
+                    // Ids come from the space's own enumeration.
+                    let class = space.class(id).expect("canonical ids are in range");
+                    if matches!(settings.sample, SampleSize::Classes(_)) {
+                        progress.begin(id);
+                    }
+                    let o = breaker.break_class(&class, &break_settings);
+                    if matches!(settings.sample, SampleSize::Classes(_)) {
+                        progress.end(id, o.seconds);
+                    }
+                    SampledClass {
+                        class_id: id,
+                        seconds: o.seconds,
+                        nodes: o.nodes,
+                        peak_bytes: o.peak_bytes,
+                        candidates: o.demulti_count,
+                        results: o.results.len() as u64,
+                        weight: 0.0,
+                    }
+                })
+                .collect()
+        });
+        if let SampleSize::Budget(b) = settings.sample {
+            let now = started.elapsed().as_secs().min(b.as_secs());
+            progress.inc_by(now - shown);
+            shown = now;
+        }
+        Ok(out)
+    };
+    let mut e = estimate_from(&ids, &table, settings.sample, settings.seed, &mut measure)?;
+    progress.finish();
+    e.cells = settings.size.cells();
+    e.base_rss_bytes = base_rss_bytes;
+    e.dict_bytes = dict.to_compiled().len() as u64;
+    Ok(e)
+}
+
+/// This process's resident bytes now (Linux: /proc/self/status), if known.
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
