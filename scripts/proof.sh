@@ -10,10 +10,10 @@
 # of the table to print, default 50).
 # Rerunning after an interruption resumes where the run stopped; a run directory planned
 # with other settings is refused.
-# 4x4 (and any size with ESTIMATE=1): a new run is first estimated (`bogglemax estimate`,
-# ESTIMATE_BUDGET seconds, default 180) and planned by the estimate's costs; a run projected
-# past MAX_HOURS (default 48) of wall time on JOBS cores is not started unless FORCE=1.
-# ESTIMATE_ONLY=1 prints the estimate and stops (`make estimate-4x4`).
+# 4x4 (and any size with ESTIMATE=1; ESTIMATE=0 never): a new run is first estimated
+# (`bogglemax estimate`, ESTIMATE_BUDGET seconds, default 180) and planned by the estimate's
+# costs; a run projected past MAX_HOURS (default 48) of wall time on JOBS cores is planned but
+# not started unless FORCE=1. ESTIMATE_ONLY=1 prints the estimate and stops (`make estimate-4x4`).
 set -euo pipefail
 # Paths the caller gives are taken from the caller's directory, before the cd below.
 CALLER=$PWD
@@ -86,42 +86,47 @@ check_published() {
 }
 
 start=$(date +%s)
+# A new 4x4 run (or any, with ESTIMATE=1; ESTIMATE=0 skips it) is estimated first and
+# planned by the estimate's costs; RUN/estimate.txt keeps the estimate.
 costs=()
-if [[ "${ESTIMATE_ONLY:-0}" == 1 || ( ! -e "$RUN/manifest.bmx" && ( "$SIZE" == 4x4 || "${ESTIMATE:-0}" == 1 ) ) ]]; then
+new_run=0
+[[ -e "$RUN/manifest.bmx" ]] || new_run=1
+if [[ "${ESTIMATE_ONLY:-0}" == 1 || ( $new_run == 1 && "${ESTIMATE:-}" != 0 && ( "$SIZE" == 4x4 || "${ESTIMATE:-0}" == 1 ) ) ]]; then
     # What will it cost? A sample of classes, broken for ESTIMATE_BUDGET seconds.
     est_dir=$(mktemp -d)
     trap 'rm -rf "$est_dir"' EXIT
     echo "estimating the $SIZE proof at S = $SCORE (${ESTIMATE_BUDGET:-180} s, $JOBS thread(s))..."
     "$BOGGLEMAX" estimate --size "$SIZE" --partition "$PARTITION" --score "$SCORE" \
-        "${wordlist[@]}" --budget "${ESTIMATE_BUDGET:-180}" --threads "$JOBS" \
+        ${wordlist[@]+"${wordlist[@]}"} --budget "${ESTIMATE_BUDGET:-180}" --threads "$JOBS" \
         --tasks "$SHARDS" --costs-out "$est_dir/costs.csv" > "$est_dir/estimate.txt"
     grep -E '^(classes|sampled|cpu_hours|class_seconds_quantiles|peak_rss_bytes|disk_bytes|task_seconds|slurm_)' \
         "$est_dir/estimate.txt"
-    cpu=$(awk '/^cpu_seconds:/ { print $2 }' "$est_dir/estimate.txt")
-    hi=$(awk '/^cpu_seconds_90:/ { print $3 }' "$est_dir/estimate.txt")
-    wall_h=$(awk -v c="$cpu" -v j="$JOBS" 'BEGIN { printf "%.1f", c / j / 3600 }')
-    wall_hi=$(awk -v c="$hi" -v j="$JOBS" 'BEGIN { printf "%.1f", c / j / 3600 }')
-    echo "projected wall time on $JOBS cores: $wall_h hours (up to $wall_hi at 90 %)"
     [[ "${ESTIMATE_ONLY:-0}" == 1 ]] && exit 0
-    if awk -v c="$cpu" -v j="$JOBS" -v m="${MAX_HOURS:-48}" 'BEGIN { exit !(c / j / 3600 > m) }' \
-        && [[ "${FORCE:-0}" != 1 ]]; then
-        slurm_time=$(awk '/^slurm_time:/ { print $2 }' "$est_dir/estimate.txt")
-        slurm_mem=$(awk '/^slurm_mem:/ { print $2 }' "$est_dir/estimate.txt")
-        {
-            echo "proof.sh: not starting a local run projected at $wall_h hours (more than ${MAX_HOURS:-48}); FORCE=1 runs it anyway."
-            echo "On a Slurm cluster: plan it, then submit its $SHARDS shards as an array:"
-            echo "  $BOGGLEMAX estimate --size $SIZE --partition '$PARTITION' --score $SCORE ${wordlist[*]} --costs-out COSTS"
-            echo "  $BOGGLEMAX plan --size $SIZE --partition '$PARTITION' --score $SCORE --shards $SHARDS ${wordlist[*]} --costs COSTS --out RUN"
-            echo "  scripts/slurm/submit.sh RUN --from-estimate   (this estimate asks for --time=$slurm_time --mem=$slurm_mem a task)"
-        } >&2
-        exit 3
-    fi
     costs=(--costs "$est_dir/costs.csv")
 fi
 "$BOGGLEMAX" plan --reuse --size "$SIZE" --partition "$PARTITION" --score "$SCORE" \
-    --shards "$SHARDS" "${wordlist[@]}" "${costs[@]}" --out "$RUN"
+    --shards "$SHARDS" ${wordlist[@]+"${wordlist[@]}"} ${costs[@]+"${costs[@]}"} --out "$RUN"
 if [[ ${#costs[@]} -gt 0 ]]; then
     cp "$est_dir/estimate.txt" "$RUN/estimate.txt"
+fi
+# A run whose estimate projects more than MAX_HOURS of wall time on JOBS cores is planned
+# but not broken here (every time proof.sh is run on it), unless FORCE=1.
+if [[ -f "$RUN/estimate.txt" ]]; then
+    read -r cpu hi slurm_time slurm_mem < <(awk '
+        /^cpu_seconds:/ { c = $2 } /^cpu_seconds_90:/ { h = $3 }
+        /^slurm_time:/ { t = $2 } /^slurm_mem:/ { m = $2 }
+        END { print c, h, t, m }' "$RUN/estimate.txt")
+    hours() { awk -v c="$1" -v j="$JOBS" 'BEGIN { if (c ~ /inf/) print "unknown"; else printf "%.1f", c / j / 3600 }'; }
+    echo "projected wall time on $JOBS core(s): $(hours "$cpu") hours (up to $(hours "$hi") at 90 %; $RUN/estimate.txt)"
+    if awk -v c="$cpu" -v j="$JOBS" -v m="${MAX_HOURS:-48}" 'BEGIN { exit !(c / j / 3600 > m) }' \
+        && [[ "${FORCE:-0}" != 1 ]]; then
+        {
+            echo "proof.sh: $RUN is planned but not started here: projected at $(hours "$cpu") hours on $JOBS core(s), more than MAX_HOURS=${MAX_HOURS:-48} (FORCE=1 starts it anyway)."
+            echo "On a Slurm cluster, one task per shard, with the time and memory this estimate suggests (--time=$slurm_time --mem=$slurm_mem):"
+            echo "  scripts/slurm/submit.sh $RUN --from-estimate"
+        } >&2
+        exit 3
+    fi
 fi
 scripts/break-xargs.sh "$RUN" "$JOBS"
 status=0

@@ -47,7 +47,7 @@ fn read_costs(path: &Path) -> HashMap<u64, (f64, u64)> {
     std::fs::read_to_string(path)
         .expect("costs file")
         .lines()
-        .skip(1)
+        .filter(|l| !l.starts_with('#') && !l.starts_with("class_id"))
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
             (
@@ -294,6 +294,31 @@ fn bad_estimate_and_costs_inputs_are_refused_in_one_line() {
         "line 2",
     );
     assert!(!dir.path().join("r").exists(), "nothing planned");
+    // Costs of another class space number other classes: refused.
+    let other = dir.path().join("other.csv");
+    std::fs::write(
+        &other,
+        "# classes: 3x3 aeiou bcdfghjklmnpqrstvwxyz\nclass_id,seconds\n1,2\n",
+    )
+    .unwrap();
+    fails_with(
+        &[
+            "plan",
+            "--size",
+            "3x3",
+            "--partition",
+            PARTITION,
+            "--score",
+            "500",
+            "--shards",
+            "2",
+            "--costs",
+            s(&other),
+            "--out",
+            s(&dir.path().join("r")),
+        ],
+        "the costs are of 3x3 aeiou",
+    );
     // A replay needs every class measured: a run with one shard broken is refused.
     let run = dir.path().join("partial");
     stdout_ok(&[

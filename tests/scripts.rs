@@ -96,9 +96,10 @@ fn scripts_take_relative_paths_from_the_callers_directory() {
     assert!(!repo().join("run-proof").exists());
 }
 
-/// `proof.sh` estimates a new 4x4-style run first (ESTIMATE=1 here, on a small 2x3 proof),
-/// refuses one projected past MAX_HOURS (exit 3, nothing planned, the Slurm way shown),
-/// plans by the estimate's costs otherwise, and ESTIMATE_ONLY=1 only prints the estimate.
+/// `proof.sh` estimates a new 4x4-style run first (ESTIMATE=1 here, on a small 2x3 proof)
+/// and plans it by the estimate's costs; one projected past MAX_HOURS is planned but not
+/// broken (exit 3, the Slurm way shown), again on a rerun, until FORCE=1; ESTIMATE_ONLY=1
+/// only prints the estimate.
 #[test]
 fn proof_script_estimates_first_and_refuses_long_local_runs() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -138,17 +139,23 @@ fn proof_script_estimates_first_and_refuses_long_local_runs() {
         "ESTIMATE_ONLY plans nothing"
     );
 
-    let refused = run(&[("MAX_HOURS", "0.0000001"), ("RUN", "long")]);
-    assert_eq!(refused.status.code(), Some(3), "{refused:?}");
-    let err = String::from_utf8_lossy(&refused.stderr);
-    assert!(
-        err.contains("FORCE=1") && err.contains("submit.sh RUN --from-estimate"),
-        "{err}"
-    );
-    assert!(
-        !dir.path().join("long").exists(),
-        "a refused run plans nothing"
-    );
+    for _ in 0..2 {
+        let refused = run(&[("MAX_HOURS", "0.0000001"), ("RUN", "long")]);
+        assert_eq!(refused.status.code(), Some(3), "{refused:?}");
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            err.contains("FORCE=1") && err.contains("--from-estimate"),
+            "{err}"
+        );
+        assert!(
+            dir.path().join("long/estimate.txt").exists(),
+            "planned, estimate kept"
+        );
+        assert!(!dir.path().join("long/results.csv").exists(), "not broken");
+    }
+    let forced = run(&[("MAX_HOURS", "0.0000001"), ("RUN", "long"), ("FORCE", "1")]);
+    assert!(forced.status.success(), "{forced:?}");
+    assert!(String::from_utf8_lossy(&forced.stdout).contains("proof: complete"));
 
     let out = script(
         dir.path(),

@@ -163,3 +163,38 @@ submit_shards() {
         "$SLURM_DIR/merge.sbatch" "$RUN" "$BIN")
     echo "merge job $job: after ${jobs[*]} end, log $RUN/logs/merge-$job.log"
 }
+
+# apply_estimate COUNT: with --from-estimate, puts each task's --time and --mem from
+# RUN/estimate.txt (made here by `bogglemax estimate --run RUN` if it is missing or was made
+# for another number of tasks) in front of EXTRA, unless the caller gave their own.
+apply_estimate() {
+    [[ "$FROM_ESTIMATE" == 1 ]] || return 0
+    local count=$1 est="$RUN/estimate.txt"
+    if ! grep -qx "tasks: $count" "$est" 2>/dev/null; then
+        echo "$PROG: estimating $RUN (${ESTIMATE_BUDGET:-300} s, ${ESTIMATE_THREADS:-1} thread(s); saved to $est)"
+        if ! "$BIN" estimate --run "$RUN" --budget "${ESTIMATE_BUDGET:-300}" \
+            --threads "${ESTIMATE_THREADS:-1}" --tasks "$count" --quiet > "$est.tmp"; then
+            rm -f "$est.tmp"
+            die "bogglemax estimate --run $RUN failed"
+        fi
+        mv "$est.tmp" "$est"
+    fi
+    local slurm_time slurm_mem given_time=0 given_mem=0 a
+    slurm_time=$(awk '/^slurm_time:/ { print $2 }' "$est")
+    slurm_mem=$(awk '/^slurm_mem:/ { print $2 }' "$est")
+    [[ -n "$slurm_time" && -n "$slurm_mem" ]] || die "$est: no slurm_time/slurm_mem lines"
+    for a in ${EXTRA[@]+"${EXTRA[@]}"}; do
+        case "$a" in
+            --time | --time=* | -t | -t*) given_time=1 ;;
+            --mem | --mem=* | --mem-per-cpu* | --mem-per-gpu*) given_mem=1 ;;
+            --cpus-per-task* | -c*)
+                echo "$PROG: note: the estimate's memory is for one thread a task; with more, give --mem yourself" >&2 ;;
+        esac
+    done
+    echo "$PROG: from $est: $(grep -E '^(cpu_hours|task_seconds)' "$est" | tr '\n' ' ')"
+    local add=()
+    [[ $given_time == 1 ]] || add+=(--time="$slurm_time")
+    [[ $given_mem == 1 ]] || add+=(--mem="$slurm_mem")
+    echo "$PROG: each task asks for ${add[*]:-what you gave}"
+    EXTRA=(${add[@]+"${add[@]}"} ${EXTRA[@]+"${EXTRA[@]}"})
+}

@@ -4,13 +4,14 @@
 # and a merge job after it. Finished classes are never redone: each shard resumes from its
 # journal. Exits 0 without submitting anything when no shard is pending.
 #
-#   scripts/slurm/resubmit.sh RUN [--max-running N] [--merge-time T] [--merge-mem M] [sbatch options...]
+#   scripts/slurm/resubmit.sh RUN [--max-running N] [--merge-time T] [--merge-mem M]
+#                             [--from-estimate] [sbatch options...]
 #
 # Options and BOGGLEMAX as for submit.sh. Run it once the earlier jobs have ended: a shard
 # that a still-running task holds is refused by its lock (that new task exits 2).
 set -euo pipefail
 PROG=resubmit.sh
-USAGE_LINES=2,10p
+USAGE_LINES=2,11p
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -24,5 +25,6 @@ if [[ -z "$pending" ]]; then
 fi
 echo "$PROG: $(printf '%s\n' "$pending" | grep -c .) pending shard(s) of $RUN with $BIN:" \
     "$(printf '%s\n' "$pending" | ranges)"
+apply_estimate "$("$BIN" status "$RUN" --count)"
 # shellcheck disable=SC2086 # one shard number per word
 submit_shards $pending

@@ -369,8 +369,13 @@ check_error "submit.sh without sbatch on PATH" 2 "sbatch not found" \
     env PATH="$T/nosbatch" "$BASH" "$HERE/submit.sh" "$A"
 
 # ---- A: submit a whole run, compare with the local run --------------------------------
-say "A: submit.sh $A"
-submit "A" 1 "$HERE/submit.sh" "$A" --max-running 2 --time=20:00 --merge-time 7:00
+say "A: submit.sh $A --from-estimate (memory from a 2-second estimate, our own --time)"
+submit "A" 1 env ESTIMATE_BUDGET=2 "$HERE/submit.sh" "$A" --from-estimate --max-running 2 \
+    --time=20:00 --merge-time 7:00
+want_mem=$(awk '/^slurm_mem:/ { print $2 }' "$A/estimate.txt" 2> /dev/null)
+expect "A: the estimate is kept in RUN/estimate.txt (slurm_mem: $want_mem)" test -n "$want_mem"
+mem=$(scontrol show job "${ARRAYS[0]:-x}" 2> /dev/null | grep -o 'MinMemoryNode=[0-9A-Z]*' | head -1)
+expect "A: the break tasks ask for the estimate's memory ($mem)" test "$mem" = "MinMemoryNode=$want_mem"
 # The merge job has its own limits, not the break tasks'.
 tl=$(scontrol show job "$MERGE" 2> /dev/null | grep -o 'TimeLimit=[0-9:-]*' | head -1)
 expect "A: the merge job has its own time limit ($tl), not the tasks' 20 min" test "$tl" = TimeLimit=00:07:00

@@ -13,7 +13,8 @@
 # --from-estimate
 #              each task's --time and --mem from RUN/estimate.txt (written by make proof-4x4),
 #              or from a new `bogglemax estimate --run RUN` (ESTIMATE_BUDGET seconds, default
-#              300, saved there); a --time or --mem given here still wins.
+#              300, ESTIMATE_THREADS threads, default 1; saved there); a --time or --mem of
+#              your own still wins.
 # sbatch options (e.g. --time=4:00:00 --mem=8G --partition=X --account=Y) go to every job;
 #              the break tasks' --time, --mem and --cpus-per-task are not given to the merge.
 # BOGGLEMAX    the binary (default: bogglemax on PATH, else target/release/bogglemax of this
@@ -35,21 +36,6 @@ find_binary
 count=$("$BIN" status "$RUN" --count) || die "$RUN: not a run directory that $BIN can read"
 [[ "$count" =~ ^[0-9]+$ && "$count" -gt 0 ]] || die "$RUN: unexpected shard count '$count'"
 echo "$PROG: $count shard(s) of $RUN with $BIN"
-if [[ "$FROM_ESTIMATE" == 1 ]]; then
-    est="$RUN/estimate.txt"
-    if ! grep -qx "tasks: $count" "$est" 2>/dev/null; then
-        echo "$PROG: estimating $RUN (${ESTIMATE_BUDGET:-300} s; saved to $est)"
-        "$BIN" estimate --run "$RUN" --budget "${ESTIMATE_BUDGET:-300}" --tasks "$count" > "$est.tmp" \
-            || die "bogglemax estimate --run $RUN failed"
-        mv "$est.tmp" "$est"
-    fi
-    slurm_time=$(awk '/^slurm_time:/ { print $2 }' "$est")
-    slurm_mem=$(awk '/^slurm_mem:/ { print $2 }' "$est")
-    [[ -n "$slurm_time" && -n "$slurm_mem" ]] || die "$est: no slurm_time/slurm_mem lines"
-    echo "$PROG: from $est: $(grep -E '^(cpu_hours|task_seconds)' "$est" | tr '\n' ' ')"
-    echo "$PROG: each task asks for --time=$slurm_time --mem=$slurm_mem"
-    # Given first, so that a --time or --mem of the caller's (later on the line) wins.
-    EXTRA=(--time="$slurm_time" --mem="$slurm_mem" ${EXTRA[@]+"${EXTRA[@]}"})
-fi
+apply_estimate "$count"
 # shellcheck disable=SC2046 # the numbers 0..count-1, one word each
 submit_shards $(seq 0 $((count - 1)))

@@ -28,7 +28,7 @@ classes on every machine; only the seconds differ."
 pub struct EstimateArgs {
     /// Estimate a planned run: its size, partition, score, switchover, scoring and word
     /// list, and (unless --tasks is given) one task per shard.
-    #[arg(long, value_name = "RUN", conflicts_with_all = ["partition", "score", "switchover", "wordlist"])]
+    #[arg(long, value_name = "RUN", conflicts_with_all = ["size", "partition", "score", "switchover", "wordlist", "scoring"])]
     pub run: Option<PathBuf>,
     /// Board size, CxR (at most 25 cells).
     #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
@@ -54,7 +54,8 @@ pub struct EstimateArgs {
     /// Seed of the draws.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub seed: u64,
-    /// Classes broken at once. Default: all cores.
+    /// Threads breaking classes (at most 16 at once: classes are drawn in batches of 16
+    /// between refits of the cost model). Default: all cores.
     #[arg(long, value_name = "T", default_value_t = 0)]
     pub threads: usize,
     /// Also say what one task of a run split into N shards takes (one thread each), and
@@ -67,7 +68,7 @@ pub struct EstimateArgs {
     /// Validation: draw from a finished run's recorded costs (its directory, or a costs
     /// file from `status --costs`) instead of breaking classes, to see how close an estimate
     /// of this size comes to the run's real total.
-    #[arg(long, value_name = "RUN|FILE")]
+    #[arg(long, value_name = "RUN|FILE", requires = "sample")]
     pub replay: Option<PathBuf>,
     /// No progress display.
     #[arg(long)]
@@ -122,9 +123,12 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
     };
     settings.sample = sample;
     let tasks = args.tasks.or(run_shards);
-    let estimate = match &args.replay {
-        None => pipeline::estimate(&dict, &settings)?,
-        Some(path) => replay(&settings, &dict, path)?,
+    let (estimate, replayed) = match &args.replay {
+        None => (pipeline::estimate(&dict, &settings)?, None),
+        Some(path) => {
+            let (e, truth) = replay(&settings, &dict, path)?;
+            (e, Some(truth))
+        }
     };
     if let Some(path) = &args.costs_out {
         estimate
@@ -133,27 +137,40 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     let shards = tasks.unwrap_or(1);
-    write!(out, "{}", estimate.report(shards, tasks, args.seed))?;
-    if let Some(path) = &args.replay {
-        let truth = ClassCosts::load(path)?;
-        let total: f64 = truth.as_slice().iter().map(|c| c.seconds).sum();
-        let nodes: f64 = truth.as_slice().iter().map(|c| c.nodes as f64).sum();
-        writeln!(out, "replayed_cpu_seconds: {total:.0}")?;
-        writeln!(out, "replayed_tree_nodes: {nodes:.0}")?;
+    let report = estimate.report(shards, tasks, args.seed);
+    match replayed {
+        None => write!(out, "{report}")?,
+        Some((seconds, nodes)) => {
+            // A replay knows no memory: those lines would only show zeros.
+            for line in report.lines().filter(|l| {
+                !["peak_rss_bytes:", "slurm_mem:", "disk_bytes:"]
+                    .iter()
+                    .any(|k| l.starts_with(k))
+            }) {
+                writeln!(out, "{line}")?;
+            }
+            writeln!(out, "replayed_cpu_seconds: {seconds:.1}")?;
+            writeln!(out, "replayed_tree_nodes: {nodes:.0}")?;
+        }
     }
     out.flush()?;
     Ok(())
 }
 
-/// An estimate whose "breaks" look up a finished run's recorded costs.
+/// An estimate whose "breaks" look up a finished run's recorded costs, and that run's true
+/// CPU seconds and tree nodes.
 fn replay(
     settings: &EstimateSettings,
     dict: &Dictionary,
     path: &std::path::Path,
-) -> anyhow::Result<pipeline::Estimate> {
+) -> anyhow::Result<(pipeline::Estimate, (f64, f64))> {
     let costs = ClassCosts::load(path)?;
     let partition = Partition::parse(&settings.partition).context("--partition")?;
     let space = ClassSpace::new(settings.size, partition);
+    let here = ClassCosts::space_label(&space);
+    if let Some(theirs) = costs.space().filter(|&t| t != here) {
+        bail!("{}: the costs are of {theirs}, not {here}", path.display());
+    }
     let ids = space.canonical_ids();
     if let Some(missing) = ids
         .iter()
@@ -187,5 +204,16 @@ fn replay(
     let mut e =
         pipeline::estimate_from(&ids, &table, settings.sample, settings.seed, &mut measure)?;
     e.cells = settings.size.cells();
-    Ok(e)
+    e.costs = std::mem::take(&mut e.costs).of_space(&space);
+    let seconds = ids
+        .iter()
+        .filter_map(|&id| costs.get(id))
+        .map(|c| c.seconds)
+        .sum();
+    let nodes = ids
+        .iter()
+        .filter_map(|&id| costs.get(id))
+        .map(|c| c.nodes as f64)
+        .sum();
+    Ok((e, (seconds, nodes)))
 }

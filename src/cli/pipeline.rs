@@ -300,7 +300,7 @@ pub struct StatusArgs {
     pub pending: bool,
     /// Also write the measured cost of every finished class to FILE (CSV
     /// `class_id,seconds,nodes,source`), for `plan --costs` or a look at the heavy tail.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "pending"])]
     pub costs: Option<PathBuf>,
 }
 

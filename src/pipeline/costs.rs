@@ -3,12 +3,17 @@
 //!
 //! The file is `class_id,seconds,nodes,source` with a header line; `source` is `measured`
 //! (a finished class) or `predicted` (a class the estimate did not break: its seconds come
-//! from the estimate's cost model, its nodes are 0).
+//! from the estimate's cost model, its nodes are 0). A first line `# classes: SIZE PARTITION`
+//! names the classes the ids number, so that `plan` refuses costs of another space.
 
 use super::error::PipelineError;
 use super::journal::read_journal;
 use super::manifest::RunDir;
+use crate::bound::ClassSpace;
 use std::path::Path;
+
+/// The prefix of the line naming the class space.
+const SPACE_LINE: &str = "# classes: ";
 
 /// The cost of one class.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,6 +32,8 @@ pub struct ClassCost {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClassCosts {
     costs: Vec<ClassCost>,
+    /// The class space the ids number (`SIZE PARTITION`), if known.
+    space: Option<String>,
 }
 
 impl ClassCosts {
@@ -36,7 +43,23 @@ impl ClassCosts {
         costs.reverse();
         costs.dedup_by_key(|c| c.class_id);
         costs.reverse();
-        ClassCosts { costs }
+        ClassCosts { costs, space: None }
+    }
+
+    /// These costs, marked as numbering the classes of `space`.
+    pub fn of_space(mut self, space: &ClassSpace) -> ClassCosts {
+        self.space = Some(ClassCosts::space_label(space));
+        self
+    }
+
+    /// How a costs file names a class space: `SIZE PARTITION`.
+    pub fn space_label(space: &ClassSpace) -> String {
+        format!("{} {}", space.size(), space.partition())
+    }
+
+    /// The class space the ids number, if the costs say.
+    pub fn space(&self) -> Option<&str> {
+        self.space.as_deref()
     }
 
     /// The measured costs of every finished class of a run (from its journals).
@@ -52,7 +75,7 @@ impl ClassCosts {
                 measured: true,
             }));
         }
-        Ok(ClassCosts::new(costs))
+        Ok(ClassCosts::new(costs).of_space(&m.space()))
     }
 
     /// Reads a costs file, or, if `path` is a run directory, the costs of its finished
@@ -65,10 +88,15 @@ impl ClassCosts {
             path: path.to_path_buf(),
             why: format!("line {line}: {why}"),
         };
-        let mut reader = csv::Reader::from_path(path).map_err(|e| match e.into_kind() {
-            csv::ErrorKind::Io(e) => PipelineError::io(path, e),
-            other => bad(1, format!("{other:?}")),
-        })?;
+        let text = std::fs::read_to_string(path).map_err(|e| PipelineError::io(path, e))?;
+        let (space, body, first) = match text.strip_prefix(SPACE_LINE) {
+            Some(rest) => {
+                let (label, body) = rest.split_once('\n').unwrap_or((rest, ""));
+                (Some(label.trim().to_string()), body, 2)
+            }
+            None => (None, text.as_str(), 1),
+        };
+        let mut reader = csv::Reader::from_reader(body.as_bytes());
         let header = reader.headers().map_err(|e| bad(1, e.to_string()))?.clone();
         if header.get(0) != Some("class_id") || header.get(1) != Some("seconds") {
             return Err(bad(
@@ -78,11 +106,12 @@ impl ClassCosts {
         }
         let mut costs = Vec::new();
         for record in reader.records() {
+            let skipped = first - 1;
             let record = record.map_err(|e| {
                 let line = e.position().map_or(0, |p| p.line());
-                bad(line, e.to_string())
+                bad(line + skipped, e.to_string())
             })?;
-            let line = record.position().map_or(0, |p| p.line());
+            let line = record.position().map_or(0, |p| p.line()) + skipped;
             let field = |i: usize| record.get(i).unwrap_or("");
             let class_id = field(0)
                 .parse::<u64>()
@@ -110,19 +139,27 @@ impl ClassCosts {
                 measured,
             });
         }
-        Ok(ClassCosts::new(costs))
+        Ok(ClassCosts {
+            space,
+            ..ClassCosts::new(costs)
+        })
     }
 
     /// Writes the costs file (atomically: a reader sees the old file or the whole new one).
     pub fn write(&self, path: &Path) -> Result<(), PipelineError> {
-        let mut out = String::with_capacity(32 * self.costs.len() + 32);
+        let mut out = String::with_capacity(32 * self.costs.len() + 200);
+        if let Some(space) = &self.space {
+            out.push_str(SPACE_LINE);
+            out.push_str(space);
+            out.push('\n');
+        }
         out.push_str("class_id,seconds,nodes,source\n");
         for c in &self.costs {
             use std::fmt::Write;
             // Writing to a String cannot fail.
             let _ = writeln!(
                 out,
-                "{},{:.4},{},{}",
+                "{},{},{},{}",
                 c.class_id,
                 c.seconds,
                 c.nodes,

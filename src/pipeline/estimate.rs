@@ -9,7 +9,9 @@
 
 use super::costs::{ClassCost, ClassCosts};
 use super::error::PipelineError;
-use super::sampling::{Draw, FeatureTable, Interval, Sampler, estimate_total, weighted_quantiles};
+use super::sampling::{
+    FeatureTable, Interval, Sampler, draw_weights, estimate_total, weighted_quantiles,
+};
 use crate::board::{Geometry, Size};
 use crate::bound::{BreakSettings, ClassBreaker, ClassSpace, Partition};
 use crate::dict::{Dictionary, NodeId, Trie};
@@ -134,15 +136,15 @@ impl Estimate {
     }
 
     /// Seconds of one task when the run is split into `tasks` shards, each broken by one
-    /// thread: the mean, and the slowest task over simulated deals (each task a random share
-    /// of the classes, their costs drawn from the weighted sample). A cost-balanced plan
-    /// (`plan --costs`) does better than random shares; no task can be faster than the
-    /// slowest class in it.
+    /// thread: the mean, and the slowest task of the run, simulated (each task a random
+    /// share of the classes, their seconds drawn from the weighted sample; the median over
+    /// up to 21 simulated runs). A cost-balanced plan (`plan --costs`) does better than
+    /// random shares; no task is faster than the largest sampled class.
     pub fn task_seconds(&self, tasks: u64, seed: u64) -> (f64, f64) {
         let tasks = tasks.max(1);
         let mean = self.cpu_seconds.point / tasks as f64;
         let total: f64 = self.sampled.iter().map(|s| s.weight).sum();
-        if self.sampled.is_empty() || total <= 0.0 {
+        if self.sampled.is_empty() || total.is_nan() || total <= 0.0 {
             return (mean, mean);
         }
         let mut acc = 0.0;
@@ -155,23 +157,28 @@ impl Estimate {
             })
             .collect();
         let per_task = self.classes.div_ceil(tasks);
-        // A task of more than 100,000 classes is simulated by 100,000 and scaled.
-        let drawn = per_task.min(100_000);
+        // At most about 20 million simulated classes: big tasks are scaled from a part.
+        let drawn = per_task.min((20_000_000 / tasks).max(1000));
+        let rounds = (20_000_000 / (tasks * drawn)).clamp(1, 21);
         let mut rng = crate::rng::Rng::new(seed);
-        let mut worst: f64 = 0.0;
-        // About 10,000 simulated tasks in all (at least one deal).
-        let simulated = tasks.min(10_000) * (10_000 / tasks).clamp(1, 100);
-        for _ in 0..simulated {
-            let mut sum = 0.0;
-            for _ in 0..drawn {
-                let u = rng.unit();
-                let k = cumulative
-                    .partition_point(|&c| c < u)
-                    .min(cumulative.len() - 1);
-                sum += self.sampled[k].seconds;
-            }
-            worst = worst.max(sum * per_task as f64 / drawn as f64);
-        }
+        let mut slowest: Vec<f64> = (0..rounds)
+            .map(|_| {
+                (0..tasks)
+                    .map(|_| {
+                        let sum: f64 = (0..drawn)
+                            .map(|_| {
+                                let u = rng.unit();
+                                let k = cumulative.partition_point(|&c| c < u);
+                                self.sampled[k.min(cumulative.len() - 1)].seconds
+                            })
+                            .sum();
+                        sum * per_task as f64 / drawn as f64
+                    })
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        slowest.sort_by(f64::total_cmp);
+        let worst = slowest[slowest.len() / 2];
         (mean, worst.max(self.class_seconds[3]).max(mean))
     }
 
@@ -352,62 +359,40 @@ pub fn estimate_from(
 ) -> Result<Estimate, PipelineError> {
     let start = Instant::now();
     let n = ids.len();
+    if n == 0 {
+        return Err(PipelineError::Usage(
+            "the run has no classes to sample".into(),
+        ));
+    }
     let mut measured: HashMap<usize, SampledClass> = HashMap::new();
-    let mut order: Vec<usize> = Vec::new();
-    let draws: Vec<Draw> = match sample {
-        SampleSize::Classes(k) if k >= n => {
-            // A census: every class once, each standing for itself.
-            for chunk in (0..n).collect::<Vec<_>>().chunks(BATCH) {
-                let got = measure(&chunk.iter().map(|&i| ids[i]).collect::<Vec<_>>())?;
-                for (&i, s) in chunk.iter().zip(got) {
-                    measured.insert(i, s);
-                    order.push(i);
-                }
-            }
-            (0..n)
-                .map(|item| Draw {
-                    item,
-                    prob: 1.0 / n as f64,
-                })
-                .collect()
+    let mut sampler = Sampler::new(table, &[PRIOR_SLOPE], seed);
+    loop {
+        let want = match sample {
+            SampleSize::Classes(k) => BATCH.min(k.min(n) - measured.len()),
+            SampleSize::Budget(b) if start.elapsed() < b => BATCH.min(n - measured.len()),
+            SampleSize::Budget(_) => 0,
+        };
+        if want == 0 {
+            break;
         }
-        _ => {
-            let mut sampler = Sampler::new(table, &[PRIOR_SLOPE], seed);
-            loop {
-                let want = match sample {
-                    SampleSize::Classes(k) => BATCH.min(k.saturating_sub(measured.len())),
-                    SampleSize::Budget(b) => {
-                        if start.elapsed() >= b || measured.len() == n {
-                            0
-                        } else {
-                            BATCH.min(n - measured.len())
-                        }
-                    }
-                };
-                if want == 0 {
-                    break;
-                }
-                // Draw until `want` new classes come up (repeats only add weight).
-                let mut new: Vec<usize> = Vec::with_capacity(want);
-                while new.len() < want {
-                    let i = sampler.draw(1)[0];
-                    if !sampler.is_measured(i) && !new.contains(&i) {
-                        new.push(i);
-                    }
-                }
-                let got = measure(&new.iter().map(|&i| ids[i]).collect::<Vec<_>>())?;
-                for (&i, s) in new.iter().zip(got) {
-                    sampler.record(i, s.nodes as f64 + 1.0);
-                    measured.insert(i, s);
-                    order.push(i);
-                }
-            }
-            sampler.draws().to_vec()
+        let new: Vec<usize> = (0..want).filter_map(|_| sampler.draw()).collect();
+        let got = measure(&new.iter().map(|&i| ids[i]).collect::<Vec<_>>())?;
+        if got.len() != new.len() {
+            return Err(PipelineError::Usage(format!(
+                "measured {} of a batch of {} classes",
+                got.len(),
+                new.len()
+            )));
         }
-    };
+        for (&i, s) in new.iter().zip(got) {
+            sampler.record(i, s.nodes as f64 + 1.0);
+            measured.insert(i, s);
+        }
+    }
+    let draws = sampler.draws().to_vec();
     let m = &measured;
     let value = |f: fn(&SampledClass) -> f64| move |i: usize| f(&m[&i]);
-    // A census knows its totals exactly: no interval around them.
+    // A census knows its totals exactly (no interval), and each class stands for itself.
     let census = measured.len() == n;
     let total = |f: fn(&SampledClass) -> f64| {
         let mut t = estimate_total(&draws, value(f), seed);
@@ -420,20 +405,25 @@ pub fn estimate_from(
     let cpu_seconds = total(|s| s.seconds);
     let tree_nodes = total(|s| s.nodes as f64);
     let candidates = total(|s| s.candidates as f64);
-    let results = estimate_total(&draws, value(|s| s.results as f64), seed).point;
-    let q = weighted_quantiles(&draws, value(|s| s.seconds), &[0.5, 0.9, 0.99]);
-    let largest = measured.values().map(|s| s.seconds).fold(0.0, f64::max);
-    let mut weight: HashMap<usize, f64> = HashMap::new();
-    for d in &draws {
-        *weight.entry(d.item).or_default() += 1.0 / (draws.len() as f64 * d.prob);
-    }
-    let sampled: Vec<SampledClass> = order
+    let results = total(|s| s.results as f64).point;
+    let weights = if census {
+        vec![1.0; draws.len()]
+    } else {
+        draw_weights(&draws)
+    };
+    let sampled: Vec<SampledClass> = draws
         .iter()
-        .map(|i| SampledClass {
-            weight: weight.get(i).copied().unwrap_or(0.0),
-            ..measured[i]
+        .zip(&weights)
+        .map(|(d, &weight)| SampledClass {
+            weight,
+            ..measured[&d.item]
         })
         .collect();
+    let q = weighted_quantiles(
+        sampled.iter().map(|s| (s.seconds, s.weight)).collect(),
+        &[0.5, 0.9, 0.99],
+    );
+    let largest = sampled.iter().map(|s| s.seconds).fold(0.0, f64::max);
     let costs = predicted_costs(ids, table, &measured);
     Ok(Estimate {
         classes: n as u64,
@@ -566,6 +556,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
     let mut e = estimate_from(&ids, &table, settings.sample, settings.seed, &mut measure)?;
     progress.finish();
     e.cells = settings.size.cells();
+    e.costs = std::mem::take(&mut e.costs).of_space(&space);
     e.base_rss_bytes = base_rss_bytes;
     e.dict_bytes = dict.to_compiled().len() as u64;
     Ok(e)

@@ -60,7 +60,16 @@ pub fn plan(
     let ids = space.canonical_ids();
     let shards = match &settings.costs {
         None => deal(&space, &ids, settings.shards as usize),
-        Some(costs) => deal_by_costs(&ids, costs, settings.shards as usize),
+        Some(costs) => {
+            // Costs of another size or partition would match ids by accident only.
+            let here = ClassCosts::space_label(&space);
+            if let Some(theirs) = costs.space().filter(|&t| t != here) {
+                return Err(PipelineError::Usage(format!(
+                    "--costs: the costs are of {theirs}, this plan is of {here}"
+                )));
+            }
+            deal_by_costs(&ids, costs, settings.shards as usize)
+        }
     };
     let manifest = planned_manifest(dict, settings, ids.len() as u64);
     // Build in a temporary sibling folder and rename it into place, so an interrupted plan
@@ -153,14 +162,16 @@ fn deal_by_costs(ids: &[u64], costs: &ClassCosts, n: usize) -> Vec<Vec<u64>> {
         .map(|&id| (costs.get(id).map_or(fallback, |c| c.seconds), id))
         .collect();
     ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    // Loads in microseconds, so the heap orders integers; ties go to the lower shard.
-    let mut heap: BinaryHeap<Reverse<(u64, usize)>> = (0..n).map(|k| Reverse((0, k))).collect();
+    // Loads in microseconds (at least 1 a class), so the heap orders integers; among equal
+    // loads the shard with fewer classes comes first, then the lower index.
+    let mut heap: BinaryHeap<Reverse<(u64, usize, usize)>> =
+        (0..n).map(|k| Reverse((0, 0, k))).collect();
     let mut shards = vec![Vec::new(); n];
     for (cost, id) in ranked {
         // The heap holds all n shards at every step (one popped, one pushed).
-        let Reverse((load, k)) = heap.pop().expect("n > 0 shards");
+        let Reverse((load, count, k)) = heap.pop().expect("n > 0 shards");
         shards[k].push(id);
-        heap.push(Reverse((load + (cost * 1e6) as u64, k)));
+        heap.push(Reverse((load + ((cost * 1e6) as u64).max(1), count + 1, k)));
     }
     for s in &mut shards {
         s.sort_unstable();
@@ -188,6 +199,19 @@ mod tests {
                 .collect(),
         );
         let shards = deal_by_costs(&ids, &costs, 10);
+        // Classes of no measurable cost are spread too, not piled onto one shard.
+        let free = ClassCosts::new(
+            ids.iter()
+                .map(|&id| ClassCost {
+                    class_id: id,
+                    seconds: 0.0,
+                    nodes: 0,
+                    measured: true,
+                })
+                .collect(),
+        );
+        let spread = deal_by_costs(&ids, &free, 10);
+        assert!(spread.iter().all(|s| s.len() == 100), "even counts");
         let loads: Vec<f64> = shards
             .iter()
             .map(|s| s.iter().map(|&id| costs.get(id).unwrap().seconds).sum())
