@@ -161,9 +161,10 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
         near += usize::from((p / nodes - 1.0).abs() <= 0.25);
         covered += usize::from(lo <= nodes && nodes <= hi);
     }
-    // Measured when written: 37 and 37 of 40. Uniform draws manage about 30 within 25 %.
-    assert!(near >= 34, "{near} of 40 estimates within 25 %");
-    assert!(covered >= 32, "{covered} of 40 intervals cover the truth");
+    // Measured when written: 34 and 32 of 40 (5 draws are few: on the 3- and 4-bucket runs,
+    // with 5 % of their classes, 40 and 40). Uniform draws of 5 manage about 28 within 25 %.
+    assert!(near >= 32, "{near} of 40 estimates within 25 %");
+    assert!(covered >= 30, "{covered} of 40 intervals cover the truth");
 
     // Shards dealt by the finished run's costs (`--costs RUN`) take about the same time:
     // the largest within 10 % of the mean (102 classes in 8 shards, the largest class 2-3 %

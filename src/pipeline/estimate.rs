@@ -19,11 +19,20 @@ use crate::progress::Progress;
 use crate::solve::Scoring;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// Classes broken between two refits of the cost model (fixed, so a `--sample N` estimate
-/// draws the same classes whatever the number of threads).
-const BATCH: usize = 16;
+/// Classes broken in one batch: 4, 4, 8, 8, then 16 (the cost model is refitted as the
+/// measured classes double, and the first fit comes early). Fixed, so a `--sample N` estimate
+/// draws the same classes whatever the number of threads.
+fn batch_size(measured: usize) -> usize {
+    match measured {
+        0..4 => 4,
+        4..8 => 4,
+        8..24 => 8,
+        _ => 16,
+    }
+}
 
 /// The cost model's slope before any class is measured: ln(nodes) against the feature of
 /// [`class_features`]. Fitted on ENABLE2K: 0.86 (3x3, 2 buckets), 0.37 (3x3, 3 buckets), 0.49
@@ -89,8 +98,6 @@ pub struct Estimate {
     pub classes: u64,
     /// Cells of a board.
     pub cells: usize,
-    /// Draws made (with replacement; a heavy class may be drawn more than once).
-    pub draws: usize,
     /// The distinct classes broken, in the order they were first drawn.
     pub sampled: Vec<SampledClass>,
     /// CPU seconds of the whole run, one thread.
@@ -190,7 +197,7 @@ impl Estimate {
         // Writing to a String cannot fail.
         let _ = (|| -> std::fmt::Result {
             writeln!(o, "classes: {}", self.classes)?;
-            writeln!(o, "sampled: {} ({} draws)", self.sampled.len(), self.draws)?;
+            writeln!(o, "sampled: {}", self.sampled.len())?;
             let c = &self.cpu_seconds;
             writeln!(o, "cpu_seconds: {:.1}", c.point)?;
             writeln!(o, "cpu_seconds_90: {:.1} {:.1}", c.lo, c.hi)?;
@@ -348,13 +355,14 @@ fn bigram_counts(trie: Trie<'_>) -> Vec<[f64; 26]> {
 pub type MeasureBatch<'a> = dyn FnMut(&[u64]) -> Result<Vec<SampledClass>, PipelineError> + 'a;
 
 /// Draws and measures a sample of `ids` (features in `table`), calling `measure` on each
-/// batch of new classes, and summarises it. `measure` returns the classes' figures in the
+/// batch of new classes (on a budget, `threads` classes a batch), and summarises it. `measure` returns the classes' figures in the
 /// order given (tests and benchmarks pass recorded figures to replay an estimate).
 pub fn estimate_from(
     ids: &[u64],
     table: &FeatureTable,
     sample: SampleSize,
     seed: u64,
+    threads: usize,
     measure: &mut MeasureBatch<'_>,
 ) -> Result<Estimate, PipelineError> {
     let start = Instant::now();
@@ -368,8 +376,10 @@ pub fn estimate_from(
     let mut sampler = Sampler::new(table, &[PRIOR_SLOPE], seed);
     loop {
         let want = match sample {
-            SampleSize::Classes(k) => BATCH.min(k.min(n) - measured.len()),
-            SampleSize::Budget(b) if start.elapsed() < b => BATCH.min(n - measured.len()),
+            SampleSize::Classes(k) => batch_size(measured.len()).min(k.min(n) - measured.len()),
+            // On a budget, one class a thread at a time, so the last batch overruns the
+            // budget by one class, not by 16 (a budget's draws depend on time anyway).
+            SampleSize::Budget(b) if start.elapsed() < b => threads.max(1).min(n - measured.len()),
             SampleSize::Budget(_) => 0,
         };
         if want == 0 {
@@ -428,7 +438,6 @@ pub fn estimate_from(
     Ok(Estimate {
         classes: n as u64,
         cells: 0,
-        draws: draws.len(),
         sampled,
         cpu_seconds,
         tree_nodes,
@@ -520,6 +529,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
     };
     let started = Instant::now();
     let mut shown = 0u64;
+    let broken = AtomicUsize::new(0);
     let mut measure = |batch: &[u64]| -> Result<Vec<SampledClass>, PipelineError> {
         let out: Vec<SampledClass> = pool.install(|| {
             batch
@@ -531,8 +541,17 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
                         progress.begin(id);
                     }
                     let o = breaker.break_class(&class, &break_settings);
+                    let n = broken.fetch_add(1, Ordering::Relaxed) + 1;
                     if matches!(settings.sample, SampleSize::Classes(_)) {
                         progress.end(id, o.seconds);
+                    } else {
+                        progress.note(
+                            &format!(
+                                "estimate: {n} classes broken; class {id} took {:.1} s",
+                                o.seconds
+                            ),
+                            false,
+                        );
                     }
                     SampledClass {
                         class_id: id,
@@ -553,7 +572,15 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
         }
         Ok(out)
     };
-    let mut e = estimate_from(&ids, &table, settings.sample, settings.seed, &mut measure)?;
+    let threads = pool.current_num_threads();
+    let mut e = estimate_from(
+        &ids,
+        &table,
+        settings.sample,
+        settings.seed,
+        threads,
+        &mut measure,
+    )?;
     progress.finish();
     e.cells = settings.size.cells();
     e.costs = std::mem::take(&mut e.costs).of_space(&space);
