@@ -70,8 +70,15 @@ fn main() {
     let (mut near, mut covered, mut worst) = (0, 0, 0.0f64);
     let mut first = None;
     for seed in 1..=seeds {
-        let e = estimate_from(&ids, &table, SampleSize::Classes(sample), seed, 1, &mut replay)
-            .expect("replay");
+        let e = estimate_from(
+            &ids,
+            &table,
+            SampleSize::Classes(sample),
+            seed,
+            1,
+            &mut replay,
+        )
+        .expect("replay");
         let err = e.cpu_seconds.point / truth - 1.0;
         let hit = e.cpu_seconds.lo <= truth && truth <= e.cpu_seconds.hi;
         println!(

@@ -201,8 +201,14 @@ fn replay(
             })
             .collect())
     };
-    let mut e =
-        pipeline::estimate_from(&ids, &table, settings.sample, settings.seed, 1, &mut measure)?;
+    let mut e = pipeline::estimate_from(
+        &ids,
+        &table,
+        settings.sample,
+        settings.seed,
+        1,
+        &mut measure,
+    )?;
     e.cells = settings.size.cells();
     e.costs = std::mem::take(&mut e.costs).of_space(&space);
     let seconds = ids

@@ -168,6 +168,20 @@ impl Estimate {
         let drawn = per_task.min((20_000_000 / tasks).max(1000));
         let rounds = (20_000_000 / (tasks * drawn)).clamp(1, 21);
         let mut rng = crate::rng::Rng::new(seed);
+        // The simulated tasks are scaled to the estimate's mean task (the weighted sample's
+        // own mean can differ from the estimator's), so only their spread comes from the
+        // simulation.
+        let sample_mean: f64 = self
+            .sampled
+            .iter()
+            .map(|s| s.weight / total * s.seconds)
+            .sum::<f64>()
+            * per_task as f64;
+        let scale = if sample_mean > 0.0 {
+            mean / sample_mean
+        } else {
+            1.0
+        };
         let mut slowest: Vec<f64> = (0..rounds)
             .map(|_| {
                 (0..tasks)
@@ -179,7 +193,7 @@ impl Estimate {
                                 self.sampled[k.min(cumulative.len() - 1)].seconds
                             })
                             .sum();
-                        sum * per_task as f64 / drawn as f64
+                        sum * per_task as f64 / drawn as f64 * scale
                     })
                     .fold(0.0, f64::max)
             })
