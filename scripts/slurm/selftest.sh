@@ -300,7 +300,9 @@ submit() {
     echo "$OUT"
     mapfile -t ARRAYS < <(sed -n 's/^break array job \([0-9]*\):.*/\1/p' <<< "$OUT")
     MERGE=$(sed -n 's/^merge job \([0-9]*\):.*/\1/p' <<< "$OUT")
-    expect "$what: $(basename "$1") printed $want array job(s) (${ARRAYS[*]}) and a merge job ($MERGE)" \
+    local script a
+    for a in "$@"; do [[ "$a" == env || "$a" == *=* ]] || { script=$(basename "$a"); break; }; done
+    expect "$what: $script printed $want array job(s) (${ARRAYS[*]}) and a merge job ($MERGE)" \
         test "${#ARRAYS[@]}" -eq "$want" -a -n "$MERGE"
 }
 same_results() { # RUN WHAT
