@@ -122,7 +122,7 @@ if [[ -f "$RUN/estimate.txt" ]]; then
         && [[ "${FORCE:-0}" != 1 ]]; then
         {
             echo "proof.sh: $RUN is planned but not started here: projected at $(hours "$cpu") hours on $JOBS core(s), more than MAX_HOURS=${MAX_HOURS:-48} (FORCE=1 starts it anyway)."
-            echo "On a Slurm cluster, one task per shard, with the time and memory this estimate suggests (--time=$slurm_time --mem=$slurm_mem):"
+            echo "On a Slurm cluster: $SHARDS array tasks (one per shard), each with the time and memory this estimate suggests (--time=$slurm_time --mem=$slurm_mem):"
             echo "  scripts/slurm/submit.sh $RUN --from-estimate"
         } >&2
         exit 3
