@@ -48,7 +48,7 @@ fn main() {
     println!("{}", m.describe().trim_end().replace('\n', "; "));
     println!("run: {} classes, {truth:.1} CPU seconds", ids.len());
 
-    let table = class_features(&space, dict.trie(), &ids).expect("features");
+    let feature = class_features(&space, dict.trie(), &ids).expect("features");
     let sample = ((ids.len() as f64 * fraction).round() as usize).max(1);
     let mut replay = |batch: &[u64]| {
         Ok(batch
@@ -72,7 +72,7 @@ fn main() {
     for seed in 1..=seeds {
         let e = estimate_from(
             &ids,
-            &table,
+            &feature,
             SampleSize::Classes(sample),
             seed,
             1,

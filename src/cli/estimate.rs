@@ -182,7 +182,7 @@ fn replay(
             path.display()
         );
     }
-    let table = pipeline::class_features(&space, dict.trie(), &ids)?;
+    let feature = pipeline::class_features(&space, dict.trie(), &ids)?;
     let mut measure = |batch: &[u64]| {
         Ok(batch
             .iter()
@@ -203,7 +203,7 @@ fn replay(
     };
     let mut e = pipeline::estimate_from(
         &ids,
-        &table,
+        &feature,
         settings.sample,
         settings.seed,
         1,

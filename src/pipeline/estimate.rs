@@ -10,7 +10,7 @@
 use super::costs::{ClassCost, ClassCosts};
 use super::error::PipelineError;
 use super::sampling::{
-    FeatureTable, Interval, Sampler, draw_weights, estimate_total, weighted_quantiles,
+    CostModel, Interval, Sampler, draw_weights, estimate_total, weighted_quantiles,
 };
 use crate::board::{Geometry, Size};
 use crate::bound::{BreakSettings, ClassBreaker, ClassSpace, Partition};
@@ -301,7 +301,7 @@ pub fn class_features(
     space: &ClassSpace,
     trie: Trie<'_>,
     ids: &[u64],
-) -> Result<FeatureTable, PipelineError> {
+) -> Result<Vec<f32>, PipelineError> {
     let geometry = Geometry::new(space.size());
     let bigrams = bigram_counts(trie);
     let total: f64 = bigrams.iter().flatten().sum::<f64>().max(1.0);
@@ -336,7 +336,7 @@ pub fn class_features(
         }
         rows.push(z as f32);
     }
-    Ok(FeatureTable::new(1, rows))
+    Ok(rows)
 }
 
 /// `counts[a][b]`: how many words of the trie have letter `b` right after letter `a`
@@ -368,12 +368,12 @@ fn bigram_counts(trie: Trie<'_>) -> Vec<[f64; 26]> {
 /// Breaks a batch of classes (or looks up their recorded figures), in the order given.
 pub type MeasureBatch<'a> = dyn FnMut(&[u64]) -> Result<Vec<SampledClass>, PipelineError> + 'a;
 
-/// Draws and measures a sample of `ids` (features in `table`), calling `measure` on each
+/// Draws and measures a sample of `ids` (their cost-model features in `feature`), calling `measure` on each
 /// batch of new classes (on a budget, `threads` classes a batch), and summarises it. `measure` returns the classes' figures in the
 /// order given (tests and benchmarks pass recorded figures to replay an estimate).
 pub fn estimate_from(
     ids: &[u64],
-    table: &FeatureTable,
+    feature: &[f32],
     sample: SampleSize,
     seed: u64,
     threads: usize,
@@ -387,7 +387,7 @@ pub fn estimate_from(
         ));
     }
     let mut measured: HashMap<usize, SampledClass> = HashMap::new();
-    let mut sampler = Sampler::new(table, &[PRIOR_SLOPE], seed);
+    let mut sampler = Sampler::new(feature, PRIOR_SLOPE, seed);
     loop {
         let want = match sample {
             SampleSize::Classes(k) => batch_size(measured.len()).min(k.min(n) - measured.len()),
@@ -448,7 +448,7 @@ pub fn estimate_from(
         &[0.5, 0.9, 0.99],
     );
     let largest = sampled.iter().map(|s| s.seconds).fold(0.0, f64::max);
-    let costs = predicted_costs(ids, table, &measured);
+    let costs = predicted_costs(ids, feature, sampler.model(), &measured);
     Ok(Estimate {
         classes: n as u64,
         cells: 0,
@@ -465,20 +465,15 @@ pub fn estimate_from(
     })
 }
 
-/// Every class's cost: measured where sampled; otherwise the cost model's nodes (fitted on
+/// Every class's cost: measured where sampled; otherwise the cost `model`'s nodes (fitted on
 /// every sampled class) times the sample's seconds per predicted node.
 fn predicted_costs(
     ids: &[u64],
-    table: &FeatureTable,
+    feature: &[f32],
+    model: CostModel,
     measured: &HashMap<usize, SampledClass>,
 ) -> ClassCosts {
-    let mut seen: Vec<(usize, f64)> = measured
-        .iter()
-        .map(|(&i, s)| (i, s.nodes as f64 + 1.0))
-        .collect();
-    seen.sort_unstable_by_key(|&(i, _)| i);
-    let model = super::sampling::CostModel::fit(table, &seen, &[PRIOR_SLOPE]);
-    let predict = |i: usize| model.as_ref().map_or(1.0, |m| m.predict(table, i));
+    let predict = |i: usize| model.predict(feature[i]);
     let (secs, pred): (f64, f64) = measured.iter().fold((0.0, 0.0), |(s, p), (&i, m)| {
         (s + m.seconds, p + predict(i))
     });
@@ -517,7 +512,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
         .map_err(|e| PipelineError::Usage(format!("--partition: {e}")))?;
     let space = ClassSpace::new(settings.size, partition);
     let ids = space.canonical_ids();
-    let table = class_features(&space, dict.trie(), &ids)?;
+    let feature = class_features(&space, dict.trie(), &ids)?;
     let base_rss_bytes = resident_bytes().unwrap_or(0);
     let breaker = ClassBreaker::new(dict.trie(), settings.size, settings.scoring);
     let break_settings = BreakSettings {
@@ -589,7 +584,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
     let threads = pool.current_num_threads();
     let mut e = estimate_from(
         &ids,
-        &table,
+        &feature,
         settings.sample,
         settings.seed,
         threads,

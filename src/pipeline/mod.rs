@@ -35,5 +35,5 @@ pub use journal::{ClassRecord, JournalContents, ShardJournal, read_journal};
 pub use manifest::{Manifest, RunDir, Shard};
 pub use merge::{AuditReport, MergeReport, merge, rescore};
 pub use plan::{PlanSettings, plan, planned_manifest};
-pub use sampling::{FeatureTable, Interval};
+pub use sampling::Interval;
 pub use status::{ShardStatus, status};

@@ -12,7 +12,6 @@
 //! blow the estimate up without bound.
 
 use crate::rng::Rng;
-use std::collections::HashMap;
 
 /// Share of each draw's probability spread uniformly over all items.
 pub const UNIFORM_SHARE: f64 = 0.25;
@@ -28,147 +27,61 @@ const COST_POWER: f64 = 0.75;
 /// The first refit comes after this many items are measured (before it, the prior model).
 const FIRST_FIT: usize = 4;
 
-/// Weight of the prior slopes in a fit, as if that many items of unit feature spread had
-/// agreed with them.
+/// Weight of the prior slope in a fit, as if that many items of unit feature spread had
+/// agreed with it.
 const PRIOR_WEIGHT: f64 = 4.0;
 
 /// Bootstrap resamples behind each interval.
 const BOOTSTRAP: usize = 2000;
 
-/// Features of each item: `width` numbers per item, row by row.
-#[derive(Clone, Debug)]
-pub struct FeatureTable {
-    width: usize,
-    rows: Vec<f32>,
-}
-
-impl FeatureTable {
-    /// A table of `rows.len() / width` items.
-    pub fn new(width: usize, rows: Vec<f32>) -> FeatureTable {
-        assert!(
-            width > 0 && rows.len().is_multiple_of(width),
-            "feature rows"
-        );
-        FeatureTable { width, rows }
-    }
-
-    /// Number of items.
-    pub fn len(&self) -> usize {
-        self.rows.len() / self.width
-    }
-
-    /// Whether there are no items.
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
-    fn row(&self, i: usize) -> &[f32] {
-        &self.rows[i * self.width..(i + 1) * self.width]
-    }
-}
-
-/// `ln(cost) ≈ c₀ + Σ cⱼ·xⱼ`, fitted by least squares with the slopes pulled towards
-/// prior values (ridge regression around a prior).
-#[derive(Clone, Debug)]
+/// `ln(cost) ≈ intercept + slope · x`, where `x` is the item's one feature, fitted by least
+/// squares with the slope pulled towards a prior value (ridge regression around a prior).
+#[derive(Clone, Copy, Debug)]
 pub struct CostModel {
-    coef: Vec<f64>,
+    intercept: f64,
+    slope: f64,
 }
 
 impl CostModel {
-    /// The prior model: the given slopes, no intercept (only ratios of predictions matter
+    /// The prior model: the prior slope, no intercept (only ratios of predictions matter
     /// for drawing).
-    pub fn prior(slopes: &[f64]) -> CostModel {
-        let mut coef = vec![0.0];
-        coef.extend_from_slice(slopes);
-        CostModel { coef }
+    pub fn prior(slope: f64) -> CostModel {
+        CostModel {
+            intercept: 0.0,
+            slope,
+        }
     }
 
-    /// Fits the model to `(item, cost)` pairs (costs > 0), slopes pulled towards `prior`;
-    /// `None` if there are fewer than two pairs.
-    pub fn fit(table: &FeatureTable, seen: &[(usize, f64)], prior: &[f64]) -> Option<CostModel> {
-        let d = table.width + 1;
-        assert_eq!(prior.len(), table.width, "one prior slope per feature");
+    /// Fits the model to `(item, cost)` pairs (costs > 0) of the items' `feature`s, the
+    /// slope pulled towards `prior` as if [`PRIOR_WEIGHT`] items of unit feature spread had
+    /// agreed with it; `None` if there are fewer than two pairs.
+    pub fn fit(feature: &[f32], seen: &[(usize, f64)], prior: f64) -> Option<CostModel> {
         if seen.len() < 2 {
             return None;
         }
-        // Normal equations (XᵀX + λI)c = Xᵀy + λp, the intercept unpenalised; features
-        // centred so that the intercept does not depend on the penalty.
-        let mean: Vec<f64> = (0..table.width)
-            .map(|j| {
-                seen.iter()
-                    .map(|&(i, _)| table.row(i)[j] as f64)
-                    .sum::<f64>()
-                    / seen.len() as f64
-            })
-            .collect();
-        let mut a = vec![0.0; d * d];
-        let mut b = vec![0.0; d];
-        let mut x = vec![0.0; d];
+        let n = seen.len() as f64;
+        let mean_x = seen.iter().map(|&(i, _)| feature[i] as f64).sum::<f64>() / n;
+        let mean_y = seen.iter().map(|&(_, y)| y.max(1e-12).ln()).sum::<f64>() / n;
+        let (mut sxx, mut sxy) = (0.0, 0.0);
         for &(i, cost) in seen {
-            x[0] = 1.0;
-            for (j, &v) in table.row(i).iter().enumerate() {
-                x[j + 1] = v as f64 - mean[j];
-            }
-            let y = cost.max(1e-12).ln();
-            for r in 0..d {
-                b[r] += x[r] * y;
-                for c in 0..d {
-                    a[r * d + c] += x[r] * x[c];
-                }
-            }
+            let x = feature[i] as f64 - mean_x;
+            sxx += x * x;
+            sxy += x * (cost.max(1e-12).ln() - mean_y);
         }
-        for r in 1..d {
-            a[r * d + r] += PRIOR_WEIGHT;
-            b[r] += PRIOR_WEIGHT * prior[r - 1];
-        }
-        let mut c = solve(&mut a, &mut b, d)?;
-        // Back to uncentred features.
-        for j in 0..table.width {
-            c[0] -= c[j + 1] * mean[j];
-        }
-        Some(CostModel { coef: c })
+        let slope = (sxy + PRIOR_WEIGHT * prior) / (sxx + PRIOR_WEIGHT);
+        slope.is_finite().then_some(CostModel {
+            intercept: mean_y - slope * mean_x,
+            slope,
+        })
     }
 
-    /// The predicted cost of item `i`.
-    pub fn predict(&self, table: &FeatureTable, i: usize) -> f64 {
-        let z = self.coef[0]
-            + table
-                .row(i)
-                .iter()
-                .zip(&self.coef[1..])
-                .map(|(&x, &c)| x as f64 * c)
-                .sum::<f64>();
+    /// The predicted cost of an item with this feature.
+    pub fn predict(&self, x: f32) -> f64 {
         // Clamped so one wild coefficient cannot overflow the sum of predictions.
-        z.clamp(-200.0, 200.0).exp()
+        (self.intercept + self.slope * x as f64)
+            .clamp(-200.0, 200.0)
+            .exp()
     }
-}
-
-/// Solves `a·x = b` (`d`×`d`, row-major) by Gaussian elimination with partial pivoting.
-fn solve(a: &mut [f64], b: &mut [f64], d: usize) -> Option<Vec<f64>> {
-    for col in 0..d {
-        let pivot =
-            (col..d).max_by(|&r, &s| a[r * d + col].abs().total_cmp(&a[s * d + col].abs()))?;
-        if a[pivot * d + col].abs() < 1e-12 {
-            return None;
-        }
-        for k in 0..d {
-            a.swap(col * d + k, pivot * d + k);
-        }
-        b.swap(col, pivot);
-        for r in col + 1..d {
-            let f = a[r * d + col] / a[col * d + col];
-            for k in col..d {
-                a[r * d + k] -= f * a[col * d + k];
-            }
-            b[r] -= f * b[col];
-        }
-    }
-    let mut x = vec![0.0; d];
-    for r in (0..d).rev() {
-        let s: f64 = (r + 1..d).map(|k| a[r * d + k] * x[k]).sum();
-        x[r] = (b[r] - s) / a[r * d + r];
-    }
-    x.iter().all(|v| v.is_finite()).then_some(x)
 }
 
 /// One draw: the item and the chance it had among the items not drawn before it.
@@ -183,15 +96,16 @@ pub struct Draw {
 /// Draws items by importance without replacement, refitting the cost model as
 /// measurements come in.
 pub struct Sampler<'t> {
-    table: &'t FeatureTable,
-    /// Prior slopes of the cost model.
-    prior: Vec<f64>,
+    /// Each item's feature.
+    feature: &'t [f32],
+    /// Prior slope of the cost model.
+    prior: f64,
     rng: Rng,
     draws: Vec<Draw>,
     /// Whether each item has been drawn.
     drawn: Vec<bool>,
-    /// The model's target (e.g. tree nodes) of every measured item.
-    measured: HashMap<usize, f64>,
+    /// The model's target (e.g. tree nodes) of every measured item, in the order recorded.
+    measured: Vec<(usize, f64)>,
     /// Each item's draw weight under the current model (they add up to 1).
     weight: Vec<f64>,
     /// Cumulative weights, drawn items counted as 0 as of the last rebuild.
@@ -203,23 +117,23 @@ pub struct Sampler<'t> {
 }
 
 impl<'t> Sampler<'t> {
-    /// A sampler over the items of `table` (at least one), drawing from `seed`; until items
-    /// are measured it draws by the prior model (`prior`: one slope per feature).
-    pub fn new(table: &'t FeatureTable, prior: &[f64], seed: u64) -> Sampler<'t> {
-        assert!(!table.is_empty(), "nothing to sample");
+    /// A sampler over items with these features (at least one), drawing from `seed`; until
+    /// items are measured it draws by the prior model (slope `prior`).
+    pub fn new(feature: &'t [f32], prior: f64, seed: u64) -> Sampler<'t> {
+        assert!(!feature.is_empty(), "nothing to sample");
         let mut s = Sampler {
-            table,
-            prior: prior.to_vec(),
+            feature,
+            prior,
             rng: Rng::new(seed),
             draws: Vec::new(),
-            drawn: vec![false; table.len()],
-            measured: HashMap::new(),
+            drawn: vec![false; feature.len()],
+            measured: Vec::new(),
             weight: Vec::new(),
             cumulative: Vec::new(),
             left: 0.0,
             next_fit: FIRST_FIT,
         };
-        s.use_model(&CostModel::prior(prior));
+        s.use_model(CostModel::prior(prior));
         s
     }
 
@@ -257,10 +171,10 @@ impl<'t> Sampler<'t> {
     /// Records the model target of a measured item; refits the model when the number of
     /// measured items has doubled since the last fit.
     pub fn record(&mut self, item: usize, target: f64) {
-        self.measured.insert(item, target.max(1e-12));
+        self.measured.push((item, target.max(1e-12)));
         if self.measured.len() >= self.next_fit {
             self.next_fit = self.measured.len() * 2;
-            self.refit();
+            self.use_model(self.model());
         }
     }
 
@@ -269,25 +183,23 @@ impl<'t> Sampler<'t> {
         &self.draws
     }
 
-    fn model(&self) -> Option<CostModel> {
-        let mut seen: Vec<(usize, f64)> = self.measured.iter().map(|(&i, &y)| (i, y)).collect();
+    /// The cost model fitted to every item recorded so far (the prior model before two
+    /// are).
+    pub fn model(&self) -> CostModel {
+        let mut seen = self.measured.clone();
         // A fixed order, so the fit (and every later draw) is reproducible.
         seen.sort_unstable_by_key(|&(i, _)| i);
-        CostModel::fit(self.table, &seen, &self.prior)
-    }
-
-    fn refit(&mut self) {
-        if let Some(model) = self.model() {
-            self.use_model(&model);
-        }
+        CostModel::fit(self.feature, &seen, self.prior).unwrap_or(CostModel::prior(self.prior))
     }
 
     /// Draws from now on by `model`'s predictions to the power [`COST_POWER`], mixed with
     /// the uniform share.
-    fn use_model(&mut self, model: &CostModel) {
-        let n = self.table.len();
-        let root: Vec<f64> = (0..n)
-            .map(|i| model.predict(self.table, i).powf(COST_POWER))
+    fn use_model(&mut self, model: CostModel) {
+        let n = self.feature.len();
+        let root: Vec<f64> = self
+            .feature
+            .iter()
+            .map(|&x| model.predict(x).powf(COST_POWER))
             .collect();
         let total: f64 = root.iter().sum();
         let share = if total.is_finite() && total > 0.0 {
@@ -427,21 +339,20 @@ mod tests {
     use super::*;
 
     /// A population whose log cost is linear in one feature, with a heavy tail.
-    fn population(n: usize) -> (FeatureTable, Vec<f64>) {
+    fn population(n: usize) -> (Vec<f32>, Vec<f64>) {
         let mut rng = Rng::new(5);
-        let mut rows = Vec::new();
+        let mut feature = Vec::new();
         let mut cost = Vec::new();
         for _ in 0..n {
             let x = rng.index(6) as f32;
-            rows.push(x);
-            rows.push(rng.index(3) as f32);
+            feature.push(x);
             cost.push((1.2 * x as f64 + 0.5 * rng.unit()).exp());
         }
-        (FeatureTable::new(2, rows), cost)
+        (feature, cost)
     }
 
-    fn run(table: &FeatureTable, cost: &[f64], draws: usize, seed: u64) -> Interval {
-        let mut s = Sampler::new(table, &[0.5, 0.0], seed);
+    fn run(feature: &[f32], cost: &[f64], draws: usize, seed: u64) -> Interval {
+        let mut s = Sampler::new(feature, 0.5, seed);
         while s.draws().len() < draws {
             let i = s.draw().expect("items left");
             s.record(i, cost[i]);
@@ -451,21 +362,24 @@ mod tests {
 
     #[test]
     fn the_model_learns_the_slope() {
-        let (table, cost) = population(400);
+        let (feature, cost) = population(400);
         let seen: Vec<(usize, f64)> = (0..100).map(|i| (i, cost[i])).collect();
-        let m = CostModel::fit(&table, &seen, &[0.0, 0.0]).unwrap();
-        assert!((m.coef[1] - 1.2).abs() < 0.1, "{:?}", m.coef);
-        assert!(m.coef[2].abs() < 0.1, "{:?}", m.coef);
+        let m = CostModel::fit(&feature, &seen, 0.0).unwrap();
+        assert!((m.slope - 1.2).abs() < 0.1, "{m:?}");
+        // The noise is uniform on [0, 0.5): its mean, 0.25, is the intercept.
+        assert!((m.intercept - 0.25).abs() < 0.1, "{m:?}");
+        // With one item the prior stands; with two items and a strong prior, it pulls.
+        assert!(CostModel::fit(&feature, &seen[..1], 0.0).is_none());
     }
 
     #[test]
     fn estimates_cover_the_true_total_and_beat_uniform_draws() {
-        let (table, cost) = population(5000);
+        let (feature, cost) = population(5000);
         let truth: f64 = cost.iter().sum();
         let mut covered = 0;
         let mut worst: f64 = 0.0;
         for seed in 0..40 {
-            let e = run(&table, &cost, 100, seed);
+            let e = run(&feature, &cost, 100, seed);
             worst = worst.max((e.point / truth - 1.0).abs());
             if e.lo <= truth && truth <= e.hi {
                 covered += 1;
@@ -496,8 +410,8 @@ mod tests {
 
     #[test]
     fn a_sampler_draws_every_item_once_then_stops() {
-        let (table, cost) = population(50);
-        let mut s = Sampler::new(&table, &[0.5, 0.0], 3);
+        let (feature, cost) = population(50);
+        let mut s = Sampler::new(&feature, 0.5, 3);
         let mut seen = [false; 50];
         while let Some(i) = s.draw() {
             assert!(!seen[i], "item {i} drawn twice");
