@@ -12,10 +12,7 @@
 //! and each deal's slowest shard is compared with the mean, by the measured seconds. Figures
 //! go to standard output; nothing here asserts anything.
 
-use bogglemax::pipeline::{
-    ClassCost, ClassCosts, PlanSettings, RunDir, SampleSize, SampledClass, class_features,
-    estimate_from, plan,
-};
+use bogglemax::pipeline::{ClassCosts, PlanSettings, Replay, RunDir, SampleSize, plan};
 use std::path::Path;
 
 fn main() {
@@ -41,44 +38,17 @@ fn main() {
     let m = run.manifest().clone();
     let dict = run.dictionary().expect("its dictionary");
     let costs = ClassCosts::from_run(&run).expect("its journals");
-    let space = m.space();
-    let ids = space.canonical_ids();
-    assert_eq!(costs.len(), ids.len(), "the run must be finished");
-    let truth: f64 = costs.as_slice().iter().map(|c| c.seconds).sum();
+    let replay = Replay::new(m.size(), &m.partition, dict.trie(), costs).expect("a finished run");
+    let (truth, _) = replay.totals();
     println!("{}", m.describe().trim_end().replace('\n', "; "));
-    println!("run: {} classes, {truth:.1} CPU seconds", ids.len());
-
-    let feature = class_features(&space, dict.trie(), &ids).expect("features");
-    let sample = ((ids.len() as f64 * fraction).round() as usize).max(1);
-    let mut replay = |batch: &[u64]| {
-        Ok(batch
-            .iter()
-            .map(|&id| {
-                let c = costs.get(id).expect("every class measured");
-                SampledClass {
-                    class_id: id,
-                    seconds: c.seconds,
-                    nodes: c.nodes,
-                    peak_bytes: 0,
-                    candidates: 0,
-                    results: 0,
-                    weight: 0.0,
-                }
-            })
-            .collect())
-    };
+    println!("run: {} classes, {truth:.1} CPU seconds", m.classes);
+    let sample = ((m.classes as f64 * fraction).round() as usize).max(1);
     let (mut near, mut covered, mut worst) = (0, 0, 0.0f64);
     let mut first = None;
     for seed in 1..=seeds {
-        let e = estimate_from(
-            &ids,
-            &feature,
-            SampleSize::Classes(sample),
-            seed,
-            1,
-            &mut replay,
-        )
-        .expect("replay");
+        let e = replay
+            .estimate(SampleSize::Classes(sample), seed)
+            .expect("replay");
         let err = e.cpu_seconds.point / truth - 1.0;
         let hit = e.cpu_seconds.lo <= truth && truth <= e.cpu_seconds.hi;
         println!(
@@ -106,7 +76,7 @@ fn main() {
     let deals: [(&str, Option<ClassCosts>); 3] = [
         ("by board count (default)", None),
         ("by the seed-1 estimate's costs", first.map(|e| e.costs)),
-        ("by the run's own costs", Some(costs.clone())),
+        ("by the run's own costs", Some(replay.costs().clone())),
     ];
     for (i, (name, by)) in deals.into_iter().enumerate() {
         let out = dir.join(format!("deal{i}"));
@@ -123,7 +93,9 @@ fn main() {
         let loads: Vec<f64> = (0..shards)
             .map(|k| {
                 let shard = planned.shard(k).expect("shard");
-                shard.ids.iter().map(|id| cost_of(&costs, *id)).sum()
+                // Every class of a finished run has a cost (Replay::new checked).
+                let cost = |id: &u64| replay.costs().get(*id).expect("measured").seconds;
+                shard.ids.iter().map(cost).sum()
             })
             .collect();
         let mean = loads.iter().sum::<f64>() / loads.len() as f64;
@@ -134,8 +106,4 @@ fn main() {
             max / mean
         );
     }
-}
-
-fn cost_of(costs: &ClassCosts, id: u64) -> f64 {
-    costs.get(id).map_or(0.0, |c: &ClassCost| c.seconds)
 }

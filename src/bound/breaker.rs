@@ -34,6 +34,17 @@ impl BreakSettings {
             switchover: threshold.saturating_mul(2),
         }
     }
+
+    /// Settings for S = `threshold` with the given switchover, or the default one.
+    pub fn with_switchover(threshold: u32, switchover: Option<u32>) -> BreakSettings {
+        match switchover {
+            Some(switchover) => BreakSettings {
+                threshold,
+                switchover,
+            },
+            None => BreakSettings::with_default_switchover(threshold),
+        }
+    }
 }
 
 /// A board that survived every bound (its DeMulti bound is at least the threshold), with its

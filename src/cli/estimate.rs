@@ -3,9 +3,8 @@
 use super::common::{DictArgs, Output, parse_size};
 use anyhow::{Context, bail};
 use bogglemax::board::Size;
-use bogglemax::bound::{ClassSpace, Partition};
 use bogglemax::dict::Dictionary;
-use bogglemax::pipeline::{self, ClassCosts, EstimateSettings, RunDir, SampleSize, SampledClass};
+use bogglemax::pipeline::{self, ClassCosts, EstimateSettings, Replay, RunDir, SampleSize};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -157,69 +156,18 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// An estimate whose "breaks" look up a finished run's recorded costs, and that run's true
-/// CPU seconds and tree nodes.
+/// An estimate replayed from a finished run's recorded costs, and that run's true CPU
+/// seconds and tree nodes.
 fn replay(
     settings: &EstimateSettings,
     dict: &Dictionary,
     path: &std::path::Path,
 ) -> anyhow::Result<(pipeline::Estimate, (f64, f64))> {
     let costs = ClassCosts::load(path)?;
-    let partition = Partition::parse(&settings.partition).context("--partition")?;
-    let space = ClassSpace::new(settings.size, partition);
-    let here = ClassCosts::space_label(&space);
-    if let Some(theirs) = costs.space().filter(|&t| t != here) {
-        bail!("{}: the costs are of {theirs}, not {here}", path.display());
-    }
-    let ids = space.canonical_ids();
-    if let Some(missing) = ids
-        .iter()
-        .find(|&&id| costs.get(id).is_none_or(|c| !c.measured))
-    {
-        bail!(
-            "{}: class {missing} has no measured cost; --replay needs a finished run of the \
-             same size and partition",
-            path.display()
-        );
-    }
-    let feature = pipeline::class_features(&space, dict.trie(), &ids)?;
-    let mut measure = |batch: &[u64]| {
-        Ok(batch
-            .iter()
-            .map(|&id| {
-                // Every id was checked above.
-                let c = costs.get(id).expect("measured");
-                SampledClass {
-                    class_id: id,
-                    seconds: c.seconds,
-                    nodes: c.nodes,
-                    peak_bytes: 0,
-                    candidates: 0,
-                    results: 0,
-                    weight: 0.0,
-                }
-            })
-            .collect())
-    };
-    let mut e = pipeline::estimate_from(
-        &ids,
-        &feature,
-        settings.sample,
-        settings.seed,
-        1,
-        &mut measure,
-    )?;
-    e.cells = settings.size.cells();
-    e.costs = std::mem::take(&mut e.costs).of_space(&space);
-    let seconds = ids
-        .iter()
-        .filter_map(|&id| costs.get(id))
-        .map(|c| c.seconds)
-        .sum();
-    let nodes = ids
-        .iter()
-        .filter_map(|&id| costs.get(id))
-        .map(|c| c.nodes as f64)
-        .sum();
-    Ok((e, (seconds, nodes)))
+    let replay = Replay::new(settings.size, &settings.partition, dict.trie(), costs)
+        .with_context(|| format!("--replay {}", path.display()))?;
+    Ok((
+        replay.estimate(settings.sample, settings.seed)?,
+        replay.totals(),
+    ))
 }

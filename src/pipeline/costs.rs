@@ -53,13 +53,18 @@ impl ClassCosts {
     }
 
     /// How a costs file names a class space: `SIZE PARTITION`.
-    pub fn space_label(space: &ClassSpace) -> String {
+    fn space_label(space: &ClassSpace) -> String {
         format!("{} {}", space.size(), space.partition())
     }
 
-    /// The class space the ids number, if the costs say.
-    pub fn space(&self) -> Option<&str> {
-        self.space.as_deref()
+    /// Refuses costs that say they number the classes of another space (size or
+    /// partition): their ids would match this space's by accident only.
+    pub fn check_space(&self, space: &ClassSpace) -> Result<(), String> {
+        let here = ClassCosts::space_label(space);
+        match self.space.as_deref() {
+            Some(theirs) if theirs != here => Err(format!("the costs are of {theirs}, not {here}")),
+            _ => Ok(()),
+        }
     }
 
     /// The measured costs of every finished class of a run (from its journals).

@@ -9,16 +9,17 @@
 
 use super::costs::{ClassCost, ClassCosts};
 use super::error::PipelineError;
+use super::plan::class_space;
 use super::sampling::{
     CostModel, Interval, Sampler, draw_weights, estimate_total, weighted_quantiles,
 };
 use crate::board::{Geometry, Size};
-use crate::bound::{BreakSettings, ClassBreaker, ClassSpace, Partition};
+use crate::bound::{BreakSettings, ClassBreaker, ClassSpace};
 use crate::dict::{Dictionary, NodeId, Trie};
 use crate::progress::Progress;
 use crate::solve::Scoring;
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -366,12 +367,14 @@ fn bigram_counts(trie: Trie<'_>) -> Vec<[f64; 26]> {
 }
 
 /// Breaks a batch of classes (or looks up their recorded figures), in the order given.
-pub type MeasureBatch<'a> = dyn FnMut(&[u64]) -> Result<Vec<SampledClass>, PipelineError> + 'a;
+type MeasureBatch<'a> = dyn FnMut(&[u64]) -> Result<Vec<SampledClass>, PipelineError> + 'a;
 
-/// Draws and measures a sample of `ids` (their cost-model features in `feature`), calling `measure` on each
-/// batch of new classes (on a budget, `threads` classes a batch), and summarises it. `measure` returns the classes' figures in the
-/// order given (tests and benchmarks pass recorded figures to replay an estimate).
-pub fn estimate_from(
+/// Draws and measures a sample of `ids`, the canonical classes of `space` (their cost-model
+/// features in `feature`), calling `measure` on each batch of new classes (on a budget,
+/// `threads` classes a batch), and summarises it. `measure` returns the classes' figures in
+/// the order given: it breaks them ([`estimate`]) or looks them up ([`Replay`]).
+fn estimate_from(
+    space: &ClassSpace,
     ids: &[u64],
     feature: &[f32],
     sample: SampleSize,
@@ -386,7 +389,8 @@ pub fn estimate_from(
             "the run has no classes to sample".into(),
         ));
     }
-    let mut measured: HashMap<usize, SampledClass> = HashMap::new();
+    // Ordered, so every sum over it is the same from run to run, to the last bit.
+    let mut measured: BTreeMap<usize, SampledClass> = BTreeMap::new();
     let mut sampler = Sampler::new(feature, PRIOR_SLOPE, seed);
     loop {
         let want = match sample {
@@ -451,7 +455,7 @@ pub fn estimate_from(
     let costs = predicted_costs(ids, feature, sampler.model(), &measured);
     Ok(Estimate {
         classes: n as u64,
-        cells: 0,
+        cells: space.size().cells(),
         sampled,
         cpu_seconds,
         tree_nodes,
@@ -461,7 +465,7 @@ pub fn estimate_from(
         base_rss_bytes: 0,
         dict_bytes: 0,
         wall_seconds: start.elapsed().as_secs_f64(),
-        costs,
+        costs: costs.of_space(space),
     })
 }
 
@@ -471,7 +475,7 @@ fn predicted_costs(
     ids: &[u64],
     feature: &[f32],
     model: CostModel,
-    measured: &HashMap<usize, SampledClass>,
+    measured: &BTreeMap<usize, SampledClass>,
 ) -> ClassCosts {
     let predict = |i: usize| model.predict(feature[i]);
     let (secs, pred): (f64, f64) = measured.iter().fold((0.0, 0.0), |(s, p), (&i, m)| {
@@ -501,26 +505,12 @@ fn predicted_costs(
 
 /// Estimates a proof: enumerates its canonical classes, breaks a sample, summarises.
 pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estimate, PipelineError> {
-    if settings.size.cells() > crate::bound::MAX_TREE_CELLS {
-        return Err(PipelineError::Usage(format!(
-            "size {}: class breaking handles at most {} cells",
-            settings.size,
-            crate::bound::MAX_TREE_CELLS
-        )));
-    }
-    let partition = Partition::parse(&settings.partition)
-        .map_err(|e| PipelineError::Usage(format!("--partition: {e}")))?;
-    let space = ClassSpace::new(settings.size, partition);
+    let space = class_space(settings.size, &settings.partition)?;
     let ids = space.canonical_ids();
     let feature = class_features(&space, dict.trie(), &ids)?;
     let base_rss_bytes = resident_bytes().unwrap_or(0);
     let breaker = ClassBreaker::new(dict.trie(), settings.size, settings.scoring);
-    let break_settings = BreakSettings {
-        threshold: settings.threshold,
-        switchover: settings
-            .switchover
-            .unwrap_or(BreakSettings::with_default_switchover(settings.threshold).switchover),
-    };
+    let break_settings = BreakSettings::with_switchover(settings.threshold, settings.switchover);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.threads)
         .build()
@@ -583,6 +573,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
     };
     let threads = pool.current_num_threads();
     let mut e = estimate_from(
+        &space,
         &ids,
         &feature,
         settings.sample,
@@ -591,11 +582,95 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
         &mut measure,
     )?;
     progress.finish();
-    e.cells = settings.size.cells();
-    e.costs = std::mem::take(&mut e.costs).of_space(&space);
     e.base_rss_bytes = base_rss_bytes;
     e.dict_bytes = dict.to_compiled().len() as u64;
     Ok(e)
+}
+
+/// Estimates replayed from a finished run's recorded costs instead of breaking classes: the
+/// same draws a real estimate makes, each class's measured figures standing in for breaking
+/// it again, to see how close an estimate of some size comes to a run whose total is known.
+pub struct Replay {
+    space: ClassSpace,
+    ids: Vec<u64>,
+    feature: Vec<f32>,
+    costs: ClassCosts,
+}
+
+impl Replay {
+    /// A replay of `costs`, which must hold a measured cost for every canonical class of
+    /// `size` and `partition` (a finished run's, `status --costs`); `trie` is the run's word
+    /// list, for the cost model's feature.
+    pub fn new(
+        size: Size,
+        partition: &str,
+        trie: Trie<'_>,
+        costs: ClassCosts,
+    ) -> Result<Replay, PipelineError> {
+        let space = class_space(size, partition)?;
+        costs.check_space(&space).map_err(PipelineError::Usage)?;
+        let ids = space.canonical_ids();
+        if let Some(missing) = ids
+            .iter()
+            .find(|&&id| costs.get(id).is_none_or(|c| !c.measured))
+        {
+            return Err(PipelineError::Usage(format!(
+                "class {missing} has no measured cost; a replay needs a finished run of the \
+                 same size and partition"
+            )));
+        }
+        let feature = class_features(&space, trie, &ids)?;
+        Ok(Replay {
+            space,
+            ids,
+            feature,
+            costs,
+        })
+    }
+
+    /// An estimate from `sample` classes drawn with `seed`, as [`estimate`] would draw them.
+    pub fn estimate(&self, sample: SampleSize, seed: u64) -> Result<Estimate, PipelineError> {
+        let mut measure = |batch: &[u64]| {
+            Ok(batch
+                .iter()
+                .map(|&id| {
+                    // `new` checked that every class has a measured cost.
+                    let c = self.costs.get(id).expect("measured");
+                    SampledClass {
+                        class_id: id,
+                        seconds: c.seconds,
+                        nodes: c.nodes,
+                        peak_bytes: 0,
+                        candidates: 0,
+                        results: 0,
+                        weight: 0.0,
+                    }
+                })
+                .collect())
+        };
+        estimate_from(
+            &self.space,
+            &self.ids,
+            &self.feature,
+            sample,
+            seed,
+            1,
+            &mut measure,
+        )
+    }
+
+    /// The run's true CPU seconds and tree nodes, over the classes of the space.
+    pub fn totals(&self) -> (f64, f64) {
+        self.ids
+            .iter()
+            .filter_map(|&id| self.costs.get(id))
+            .fold((0.0, 0.0), |(s, n), c| (s + c.seconds, n + c.nodes as f64))
+    }
+
+    /// The run's measured costs.
+    pub fn costs(&self) -> &ClassCosts {
+        &self.costs
+    }
 }
 
 /// This process's resident bytes now (Linux: /proc/self/status), if known.

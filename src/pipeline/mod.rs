@@ -28,8 +28,7 @@ pub use breakrun::{BreakOptions, BreakReport, break_shard};
 pub use costs::{ClassCost, ClassCosts};
 pub use error::PipelineError;
 pub use estimate::{
-    Estimate, EstimateSettings, SampleSize, SampledClass, class_features, estimate, estimate_from,
-    slurm_mem, slurm_time,
+    Estimate, EstimateSettings, Replay, SampleSize, SampledClass, estimate, slurm_mem, slurm_time,
 };
 pub use journal::{ClassRecord, JournalContents, ShardJournal, read_journal};
 pub use manifest::{Manifest, RunDir, Shard};

@@ -44,30 +44,17 @@ pub fn plan(
     if out.exists() {
         return Err(PipelineError::Exists(out.to_path_buf()));
     }
-    if settings.size.cells() > crate::bound::MAX_TREE_CELLS {
-        return Err(PipelineError::Usage(format!(
-            "size {}: class breaking handles at most {} cells",
-            settings.size,
-            crate::bound::MAX_TREE_CELLS
-        )));
-    }
-    let partition = Partition::parse(&settings.partition)
-        .map_err(|e| PipelineError::Usage(format!("--partition: {e}")))?;
+    let space = class_space(settings.size, &settings.partition)?;
     if settings.shards == 0 {
         return Err(PipelineError::Usage("--shards must be at least 1".into()));
     }
-    let space = ClassSpace::new(settings.size, partition);
     let ids = space.canonical_ids();
     let shards = match &settings.costs {
         None => deal(&space, &ids, settings.shards as usize),
         Some(costs) => {
-            // Costs of another size or partition would match ids by accident only.
-            let here = ClassCosts::space_label(&space);
-            if let Some(theirs) = costs.space().filter(|&t| t != here) {
-                return Err(PipelineError::Usage(format!(
-                    "--costs: the costs are of {theirs}, this plan is of {here}"
-                )));
-            }
+            costs
+                .check_space(&space)
+                .map_err(|e| PipelineError::Usage(format!("--costs: {e}")))?;
             deal_by_costs(&ids, costs, settings.shards as usize)
         }
     };
@@ -100,6 +87,20 @@ pub fn plan(
     RunDir::open(out)
 }
 
+/// The class space of a size and partition (the partition text as `plan` takes it), refused
+/// with a usage error if the partition is malformed or the board too big to break.
+pub fn class_space(size: Size, partition: &str) -> Result<ClassSpace, PipelineError> {
+    if size.cells() > crate::bound::MAX_TREE_CELLS {
+        return Err(PipelineError::Usage(format!(
+            "size {size}: class breaking handles at most {} cells",
+            crate::bound::MAX_TREE_CELLS
+        )));
+    }
+    let partition = Partition::parse(partition)
+        .map_err(|e| PipelineError::Usage(format!("--partition: {e}")))?;
+    Ok(ClassSpace::new(size, partition))
+}
+
 /// The manifest `plan` writes for these settings and word list.
 pub fn planned_manifest(dict: &Dictionary, settings: &PlanSettings, classes: u64) -> Manifest {
     Manifest {
@@ -107,9 +108,8 @@ pub fn planned_manifest(dict: &Dictionary, settings: &PlanSettings, classes: u64
         size: settings.size.to_string(),
         partition: settings.partition.clone(),
         threshold: settings.threshold,
-        switchover: settings
-            .switchover
-            .unwrap_or(BreakSettings::with_default_switchover(settings.threshold).switchover),
+        switchover: BreakSettings::with_switchover(settings.threshold, settings.switchover)
+            .switchover,
         scoring: settings.scoring.to_string(),
         wordlist: dict.info().source.clone(),
         wordlist_sha256: dict.info().sha256.clone(),
