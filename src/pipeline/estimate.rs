@@ -28,8 +28,7 @@ use std::time::{Duration, Instant};
 /// draws the same classes whatever the number of threads.
 fn batch_size(measured: usize) -> usize {
     match measured {
-        0..4 => 4,
-        4..8 => 4,
+        0..8 => 4,
         8..24 => 8,
         _ => 16,
     }
@@ -45,7 +44,8 @@ const PRIOR_SLOPE: f64 = 0.6;
 pub enum SampleSize {
     /// Exactly this many distinct classes (all of them if the run has fewer).
     Classes(usize),
-    /// Batches of classes until this much wall time has passed (the last batch finishes).
+    /// Classes, one a thread at a time, until this much wall time has passed (those under
+    /// way finish).
     Budget(Duration),
 }
 
@@ -87,8 +87,9 @@ pub struct SampledClass {
     pub candidates: u64,
     /// Boards with Score ≥ S.
     pub results: u64,
-    /// How many classes of the run it stands for (the sum of `1 / (draws · prob)` over the
-    /// draws that picked it): the weights add up to about the number of classes.
+    /// How many classes of the run it stands for in the estimate (its
+    /// [`draw_weights`](super::sampling::draw_weights); 1 in a census): the weights add up
+    /// to about the number of classes.
     pub weight: f64,
 }
 

@@ -519,6 +519,8 @@ mod tests {
             64 + 16,
             "64 bytes of payload (72 framed), plus one result"
         );
+        // What `estimate` projects a journal from.
+        assert_eq!(bytes.len() as u64 + 8, RECORD_BYTES + (4 + 12));
         assert_eq!(ClassRecord::decode(&bytes, size).unwrap(), plain);
         // A kept list whose count disagrees with the record is refused.
         let lying = ClassRecord {

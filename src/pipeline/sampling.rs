@@ -20,8 +20,8 @@ pub const UNIFORM_SHARE: f64 = 0.25;
 /// measuring an item takes time in proportion to its cost, 1/2 gives the least variance per
 /// second (the variance is Σ y²/q, the time Σ q·y) and draws fewer of the heaviest items
 /// into a short budget. Replayed on three finished 3x3 runs (40 seeds, 5 % samples), 3/4
-/// was as accurate as 1 and covered best; drawing by the cost itself spent the first 6
-/// minutes of a 4x4 estimate on its first 16 classes.
+/// was as accurate as 1 and covered best; drawing by the cost itself, a 4x4 estimate had
+/// not finished its first 16 classes after 6 minutes.
 const COST_POWER: f64 = 0.75;
 
 /// The first refit comes after this many items are measured (before it, the prior model).
