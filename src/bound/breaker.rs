@@ -1,16 +1,18 @@
 //! The class breaker: finds every board of one class that reaches a threshold.
 //!
 //! Trees and OrderlyBound narrow a class down to its candidates, the boards whose DeMulti
-//! bound reaches S; each candidate is then checked where it is found, on the same thread, by
-//! scoring it with the solver. Only boards whose true Score reaches S are results; of the
-//! others only their number and largest DeMulti are kept (and, when asked, the whole list).
+//! bound reaches S; each candidate is then checked where it is found, on the same thread:
+//! rejected exactly by a lower bound on its DeMulti − Score that it shares with the other
+//! candidates of its walk ([`OvercountBound`]), or else scored with the solver. Only boards
+//! whose true Score reaches S are results; of the others only their number and largest
+//! DeMulti are kept (and, when asked, the whole list, every one scored).
 
 use super::class::BoardClass;
 use super::orderly_bound::OrderlyBound;
 use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, PathBuffers, SumId, TreeBuilder};
 use crate::board::{Board, Geometry, Size};
 use crate::dict::Trie;
-use crate::solve::{GROUP_MAX, Scoring, Solver};
+use crate::solve::{GROUP_MAX, OvercountBound, Scoring, Solver};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -70,6 +72,9 @@ pub struct BreakOutcome {
     pub demulti_count: u64,
     /// The largest DeMulti among them (0 if none).
     pub max_demulti: u32,
+    /// How many of them the solver scored; the others were rejected exactly by their
+    /// [`OvercountBound`]. Not journaled: 0 in outcomes read back from a journal.
+    pub scored: u64,
     /// Seconds spent checking candidates (part of `seconds`).
     pub check_seconds: f64,
     /// Every candidate, sorted, when the breaker keeps them
@@ -97,6 +102,7 @@ impl BreakOutcome {
         self.results.sort();
         self.demulti_count += other.demulti_count;
         self.max_demulti = self.max_demulti.max(other.max_demulti);
+        self.scored += other.scored;
         self.check_seconds += other.check_seconds;
         self.candidates.extend_from_slice(&other.candidates);
         self.candidates.sort();
@@ -147,6 +153,17 @@ struct Scratch<'d> {
     solver: Option<Solver<'d>>,
 }
 
+/// The buffers of [`ClassBreaker::check_all`], reused from walk to walk.
+#[derive(Default)]
+struct Sift {
+    bound: OvercountBound,
+    /// Ids of the walk's candidates that its bound did not reject.
+    walk: Vec<u32>,
+    /// Ids of one head's candidates that its bound did not reject.
+    head: Vec<u32>,
+    boards: Vec<Board>,
+}
+
 /// Candidates that differ only in this many last cells of the order are checked together.
 /// On a 3x4 class with 515,091 candidates checking took (user seconds of the whole break)
 /// 12.0 s with 1 open cell, 9.5 with 3, 7.9 with 4, 7.5 with 6, 7.7 with all 12; scoring
@@ -167,6 +184,8 @@ struct Run<'c, 'd> {
     out: BreakOutcome,
     /// Stack storage reused by every OrderlyBound walk.
     scratch: Vec<Vec<u32>>,
+    /// Buffers of the candidate check.
+    sift: Sift,
     /// Scores the candidates.
     solver: Solver<'d>,
 }
@@ -252,6 +271,7 @@ impl<'d> ClassBreaker<'d> {
             letters: vec![0; n],
             settings: *settings,
             scratch: Vec::new(),
+            sift: Sift::default(),
             solver: solver.unwrap_or_else(|| Solver::new(self.trie, &self.geometry, self.scoring)),
             out: BreakOutcome {
                 eliminated: vec![0; n + 1],
@@ -399,44 +419,121 @@ impl<'d> ClassBreaker<'d> {
         run.scratch = walk.into_scratch();
         if !found.is_empty() {
             let start = Instant::now();
-            self.check_all(run, &found);
+            self.check_all(run, &found, p + only.is_some() as usize);
             run.out.check_seconds += start.elapsed().as_secs_f64();
         }
     }
 
-    /// Checks the candidates of one walk. The walk finds them depth first, so candidates
-    /// that differ only in the last [`OPEN_TAIL`] cells of the order come together: each
-    /// such run (up to [`GROUP_MAX`]) is scored in one walk of the solver
-    /// ([`Solver::score_many`]).
-    fn check_all(&self, run: &mut Run<'_, 'd>, found: &[(Vec<u8>, u32)]) {
-        let same_head = |a: &[u8], b: &[u8]| self.head_cells.iter().all(|&c| a[c] == b[c]);
-        let mut boards = Vec::with_capacity(GROUP_MAX);
-        let mut scores = [0u64; GROUP_MAX];
+    /// Checks the candidates of one walk, which all have the letters of `run.letters` on the
+    /// cells of the first `fixed` positions. Most fail by their repeated letters, so first an
+    /// [`OvercountBound`] for the whole walk rejects every board whose DeMulti minus the bound
+    /// is below S, exactly, without scoring it; then one bound per run of survivors that agree
+    /// on the head cells (all but the last [`OPEN_TAIL`] positions) rejects more. The rest are
+    /// scored, each run of survivors with one head (up to [`GROUP_MAX`]) in one walk of the
+    /// solver ([`Solver::score_many`]). When every candidate is kept, every one is scored.
+    fn check_all(&self, run: &mut Run<'_, 'd>, found: &[(Vec<u8>, u32)], fixed: usize) {
+        let mut sift = std::mem::take(&mut run.sift);
+        let all: Vec<u32> = (0..found.len() as u32).collect();
+        if self.keep_candidates {
+            sift.walk.clone_from(&all);
+        } else {
+            self.sift(run, found, &all, fixed, &mut sift.bound, &mut sift.walk);
+        }
+        let head = self.head_cells.len();
+        let same_head = |a: u32, b: u32| {
+            let (a, b) = (&found[a as usize].0, &found[b as usize].0);
+            self.head_cells.iter().all(|&c| a[c] == b[c])
+        };
         let mut i = 0;
-        while i < found.len() {
-            let first = &found[i].0;
+        while i < sift.walk.len() {
             let mut end = i + 1;
-            while end < found.len() && end - i < GROUP_MAX && same_head(first, &found[end].0) {
+            while end < sift.walk.len() && same_head(sift.walk[i], sift.walk[end]) {
                 end += 1;
             }
-            if end - i == 1 {
-                self.check(run, first, found[i].1);
-            } else {
-                boards.clear();
-                boards.extend(
-                    found[i..end]
-                        .iter()
-                        .map(|(letters, _)| Board::from_letters(self.geometry.size(), letters)),
+            let run_of_head = &sift.walk[i..end];
+            if head > fixed && !self.keep_candidates && run_of_head.len() > 1 {
+                self.sift(
+                    run,
+                    found,
+                    run_of_head,
+                    head,
+                    &mut sift.bound,
+                    &mut sift.head,
                 );
-                let scores = &mut scores[..boards.len()];
-                run.solver.score_many(&boards, scores);
-                for ((board, (_, demulti)), &score) in
-                    boards.iter().zip(&found[i..end]).zip(&*scores)
-                {
-                    self.record(run, *board, *demulti, score);
-                }
+            } else {
+                sift.head.clear();
+                sift.head.extend_from_slice(run_of_head);
+            }
+            for group in sift.head.chunks(GROUP_MAX) {
+                self.score_group(run, found, group, &mut sift.boards);
             }
             i = end;
+        }
+        run.sift = sift;
+    }
+
+    /// Rejects the candidates `found[ids]` whose DeMulti minus the [`OvercountBound`] of their
+    /// first `fixed` positions' cells is below S (they agree there), and puts the others'
+    /// ids in `survivors`, in order.
+    fn sift(
+        &self,
+        run: &mut Run<'_, 'd>,
+        found: &[(Vec<u8>, u32)],
+        ids: &[u32],
+        fixed: usize,
+        bound: &mut OvercountBound,
+        survivors: &mut Vec<u32>,
+    ) {
+        survivors.clear();
+        let first = &found[ids[0] as usize].0;
+        let mut fixed_cells = 0u64;
+        for p in 0..fixed {
+            fixed_cells |= 1 << self.order.cell(p);
+        }
+        let mut open_letters = [0u32; MAX_TREE_CELLS];
+        let open_letters = &mut open_letters[..first.len()];
+        for &id in ids {
+            for (c, &l) in found[id as usize].0.iter().enumerate() {
+                open_letters[c] |= 1 << l;
+            }
+        }
+        run.solver
+            .overcount_bound(first, fixed_cells, open_letters, bound);
+        let threshold = run.settings.threshold as u64;
+        for &id in ids {
+            let (letters, demulti) = &found[id as usize];
+            if (*demulti as u64) < threshold + bound.of(letters) {
+                self.count(run, *demulti);
+            } else {
+                survivors.push(id);
+            }
+        }
+    }
+
+    /// Scores the candidates `found[ids]` (which agree on the head cells) in one walk of the
+    /// solver, and records them.
+    fn score_group(
+        &self,
+        run: &mut Run<'_, 'd>,
+        found: &[(Vec<u8>, u32)],
+        ids: &[u32],
+        boards: &mut Vec<Board>,
+    ) {
+        if let [id] = ids {
+            let (letters, demulti) = &found[*id as usize];
+            self.check(run, letters, *demulti);
+            return;
+        }
+        boards.clear();
+        boards.extend(
+            ids.iter()
+                .map(|&id| Board::from_letters(self.geometry.size(), &found[id as usize].0)),
+        );
+        let mut scores = [0u64; GROUP_MAX];
+        let scores = &mut scores[..boards.len()];
+        run.solver.score_many(boards, scores);
+        for ((board, &id), &score) in boards.iter().zip(ids).zip(&*scores) {
+            self.record(run, *board, found[id as usize].1, score);
         }
     }
 
@@ -447,7 +544,13 @@ impl<'d> ClassBreaker<'d> {
         self.record(run, board, demulti, score);
     }
 
-    /// Counts a checked candidate, and keeps it if it is a result (or if every candidate
+    /// Counts a candidate (scored or rejected by its overcount bound).
+    fn count(&self, run: &mut Run<'_, 'd>, demulti: u32) {
+        run.out.demulti_count += 1;
+        run.out.max_demulti = run.out.max_demulti.max(demulti);
+    }
+
+    /// Counts a scored candidate, and keeps it if it is a result (or if every candidate
     /// is kept).
     fn record(&self, run: &mut Run<'_, 'd>, board: Board, demulti: u32, score: u64) {
         let candidate = Candidate {
@@ -455,9 +558,9 @@ impl<'d> ClassBreaker<'d> {
             demulti,
             score,
         };
+        self.count(run, demulti);
         let out = &mut run.out;
-        out.demulti_count += 1;
-        out.max_demulti = out.max_demulti.max(demulti);
+        out.scored += 1;
         if score >= run.settings.threshold as u64 {
             out.results.push(candidate);
         }

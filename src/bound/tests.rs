@@ -177,6 +177,7 @@ fn branching_keeps_the_invariant_and_never_raises_bounds() {
 fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
     // Cases where S splits the class (some boards reach it, some not): the test must bite.
     let mut splitting = 0;
+    let mut rejected = 0;
     let total = cases().len();
     for (size, k, seed) in cases() {
         let mut rng = Rng(seed * 31 + 5);
@@ -187,6 +188,8 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
         let score_of: BTreeMap<Board, u64> = all.iter().map(|(b, sc)| (*b, sc.score)).collect();
         let breaker =
             ClassBreaker::new(enable2k().trie(), size, Scoring::Standard).keep_candidates(true);
+        // Without kept candidates most are rejected by their overcount bound, unscored.
+        let sifting = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
         // Thresholds from the top of the class down to its middle, and one above it all.
         let picks = [
             demultis.len() - 1,
@@ -233,6 +236,16 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                 for c in found {
                     assert_eq!(c.score, score_of[&c.board], "{class} {}", c.board);
                 }
+                // The same counts and results when candidates are sifted, not all scored.
+                let sifted = sifting.break_class(&class, &settings);
+                assert_eq!(sifted.results, outcome.results, "sifted {class}");
+                assert_eq!(
+                    sifted.demulti_count, outcome.demulti_count,
+                    "sifted {class}"
+                );
+                assert_eq!(sifted.max_demulti, outcome.max_demulti, "sifted {class}");
+                assert_eq!(outcome.scored, outcome.demulti_count, "kept: all scored");
+                rejected += sifted.demulti_count - sifted.scored;
             }
         }
     }
@@ -240,6 +253,7 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
         splitting >= total,
         "only {splitting} splitting thresholds in {total} cases"
     );
+    assert!(rejected > 0, "no candidate was ever rejected unscored");
 }
 
 /// The 3x3 class: big enough to branch at S = 300-500, small enough for a test.

@@ -210,6 +210,7 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
     writeln!(out, "results: {}", outcome.results.len())?;
     writeln!(out, "seconds: {:.3}", outcome.seconds)?;
     writeln!(out, "check_seconds: {:.3}", outcome.check_seconds)?;
+    writeln!(out, "scored: {}", outcome.scored)?;
     writeln!(out, "peak_bytes: {}", outcome.peak_bytes)?;
     writeln!(out, "nodes: {}", outcome.nodes)?;
     let hist: Vec<String> = outcome

@@ -212,6 +212,7 @@ impl ClassRecord {
             results: self.results.clone(),
             demulti_count: self.demulti_count,
             max_demulti: self.max_demulti,
+            scored: 0,
             check_seconds: self.check_seconds,
             candidates: self.candidates.clone().unwrap_or_default(),
             nodes: self.nodes,

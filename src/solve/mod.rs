@@ -7,8 +7,10 @@
 //! node (`child_mask`), so every call is on a live prefix. Score counts a word once per board
 //! by stamping its id with a per-board generation number.
 
+mod overcount;
 mod scoring;
 
+pub use overcount::OvercountBound;
 pub use scoring::Scoring;
 
 use crate::board::{Board, Geometry, MAX_CELLS};
