@@ -5,7 +5,7 @@
 #   scripts/proof.sh SIZE            e.g. scripts/proof.sh 3x3
 #
 # Environment (all optional): SCORE, SHARDS, JOBS (parallel workers, default: cores),
-# WORDLIST (default: built-in ENABLE2K), PARTITION, RUN (run directory, default
+# WORDLIST (default: built-in ENABLE2K), SCORING (default standard), PARTITION, RUN (run directory, default
 # shards/proof-SIZE-SCORE), BOGGLEMAX (binary, default target/release/bogglemax), TOP (rows
 # of the table to print, default 50).
 # Rerunning after an interruption resumes where the run stopped; a run directory planned
@@ -41,12 +41,15 @@ BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 TOP=${TOP:-50}
 [[ -x "$BOGGLEMAX" ]] || { echo "proof.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }
 
-wordlist=()
-[[ -n "${WORDLIST:-}" ]] && wordlist=(--wordlist "$WORDLIST")
+dict_flags=()
+[[ -n "${WORDLIST:-}" ]] && dict_flags=(--wordlist "$WORDLIST")
+[[ -n "${SCORING:-}" ]] && dict_flags+=(--scoring "$SCORING")
 
 # Compares results.csv with the boards of the published exhaustive searches (refdata/), for
 # the boards at or above both thresholds; prints what it compared, fails on a difference.
 check_published() {
+    # The published searches scored boards the standard way.
+    [[ "${SCORING:-standard}" == standard ]] || return 0
     local list=${WORDLIST:-enable2k}
     list=$(basename "${list%.*}" | tr '[:upper:]' '[:lower:]')
     local ref="refdata/best-boards-$SIZE.$list.txt" threshold
@@ -97,7 +100,7 @@ if [[ "${ESTIMATE_ONLY:-0}" == 1 || ( $new_run == 1 && "${ESTIMATE:-}" != 0 && (
     trap 'rm -rf "$est_dir"' EXIT
     echo "estimating the $SIZE proof at S = $SCORE (${ESTIMATE_BUDGET:-180} s, $JOBS thread(s))..."
     "$BOGGLEMAX" estimate --size "$SIZE" --partition "$PARTITION" --score "$SCORE" \
-        ${wordlist[@]+"${wordlist[@]}"} --budget "${ESTIMATE_BUDGET:-180}" --threads "$JOBS" \
+        ${dict_flags[@]+"${dict_flags[@]}"} --budget "${ESTIMATE_BUDGET:-180}" --threads "$JOBS" \
         --tasks "$SHARDS" --costs-out "$est_dir/costs.csv" > "$est_dir/estimate.txt"
     grep -E '^(classes|sampled|cpu_hours|class_seconds_quantiles|peak_rss_bytes|disk_bytes|task_seconds|slurm_)' \
         "$est_dir/estimate.txt"
@@ -105,7 +108,7 @@ if [[ "${ESTIMATE_ONLY:-0}" == 1 || ( $new_run == 1 && "${ESTIMATE:-}" != 0 && (
     costs=(--costs "$est_dir/costs.csv")
 fi
 "$BOGGLEMAX" plan --reuse --size "$SIZE" --partition "$PARTITION" --score "$SCORE" \
-    --shards "$SHARDS" ${wordlist[@]+"${wordlist[@]}"} ${costs[@]+"${costs[@]}"} --out "$RUN"
+    --shards "$SHARDS" ${dict_flags[@]+"${dict_flags[@]}"} ${costs[@]+"${costs[@]}"} --out "$RUN"
 if [[ ${#costs[@]} -gt 0 ]]; then
     cp "$est_dir/estimate.txt" "$RUN/estimate.txt"
 fi

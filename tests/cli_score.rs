@@ -195,3 +195,22 @@ fn bad_input_is_one_line_and_exit_2() {
     );
     fails_with(&["no-such-command"], "no-such-command");
 }
+
+/// `show` draws boards as grids (rows as rows, Qu as one cell) and `score --grid` draws the
+/// board before its score; a malformed board is refused in one line.
+#[test]
+fn boards_drawn_as_grids() {
+    assert_eq!(
+        stdout_ok(&["show", "--size", "3x4", "perslatesind"]),
+        "P L S\nE A I\nR T N\nS E D\n"
+    );
+    assert_eq!(
+        stdout_ok(&["show", "--size", "2x2", "qiet", "abcd"]),
+        "Qu E\nI  T\n\nA C\nB D\n"
+    );
+    assert_eq!(
+        stdout_ok(&["score", "--size", "3x3", "--grid", "streaedlp"]),
+        "S E D\nT A L\nR E P\nstreaedlp: 545\n"
+    );
+    fails_with(&["show", "--size", "3x3", "desl"], "needs 9");
+}

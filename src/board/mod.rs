@@ -148,6 +148,32 @@ impl fmt::Debug for Board {
     }
 }
 
+impl Board {
+    /// The board drawn as its grid, one line per row, cells upper-case and separated by
+    /// spaces, the Qu die as `Qu` (on a board with a Qu every cell is two characters wide, so
+    /// the columns line up). Each line ends with a newline.
+    pub fn grid(&self) -> String {
+        let (cols, rows) = (self.size.cols(), self.size.rows());
+        let wide = self.letters().contains(&(b'q' - b'a'));
+        let mut out = String::new();
+        for r in 0..rows {
+            let cells: Vec<String> = (0..cols)
+                .map(|c| {
+                    let l = self.get(c * rows + r);
+                    match (letter_char(l), wide) {
+                        ('q', _) => "Qu".to_string(),
+                        (ch, true) => format!("{} ", ch.to_ascii_uppercase()),
+                        (ch, false) => ch.to_ascii_uppercase().to_string(),
+                    }
+                })
+                .collect();
+            out.push_str(cells.join(" ").trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
 /// The character for a letter index.
 pub fn letter_char(letter: u8) -> char {
     (b'a' + letter) as char
@@ -156,6 +182,17 @@ pub fn letter_char(letter: u8) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grid_draws_rows_as_rows() {
+        let b = Board::parse(Size::new(3, 3).unwrap(), "deslatper").unwrap();
+        assert_eq!(b.grid(), "D L P\nE A E\nS T R\n");
+        // 3 columns, 4 rows: column-major, so cells 0-3 are the first column.
+        let b = Board::parse(Size::new(3, 4).unwrap(), "perslatesind").unwrap();
+        assert_eq!(b.grid(), "P L S\nE A I\nR T N\nS E D\n");
+        let b = Board::parse(Size::new(2, 2).unwrap(), "qiet").unwrap();
+        assert_eq!(b.grid(), "Qu E\nI  T\n");
+    }
 
     #[test]
     fn parse_round_trips_and_rejects_bad_input() {

@@ -137,37 +137,39 @@ fn one_board_classes_converge() {
 
 #[test]
 fn branching_keeps_the_invariant_and_never_raises_bounds() {
-    for (size, k, seed) in cases().into_iter().step_by(3) {
-        let mut rng = Rng(seed * 7 + 1);
-        let class = random_class(&mut rng, size, k);
-        let all = brute(&class, Scoring::Standard);
-        let breaker = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
-        let order = breaker.order().clone();
-        let mut arena = Arena::new();
-        let root = breaker.build_tree(&class, &mut arena);
-        // Force two levels of branching along each board's own letters.
-        for (b, s) in all.iter().step_by(3) {
-            let mut tree = root;
-            for p in 0..order.len().min(3) {
-                let promised = arena.branch_bound(tree, p, b.get(order.cell(p)));
-                let child = arena.branch(tree, p, b.get(order.cell(p)));
-                assert!(
-                    arena.bound(child) <= arena.bound(tree),
-                    "bound rose {class}"
-                );
-                // The breaker skips merges whose promised bound is at most the switchover.
-                assert!(
-                    arena.bound(child) as u64 <= promised,
-                    "branch_bound {promised} below the merged bound {} {class}",
-                    arena.bound(child)
-                );
-                assert_eq!(
-                    arena.force(child, b.letters(), &order),
-                    s.demulti,
-                    "{class} {b}"
-                );
-                arena.check(child, p + 1).unwrap();
-                tree = child;
+    for scoring in [Scoring::Standard, Scoring::Words] {
+        for (size, k, seed) in cases().into_iter().step_by(3) {
+            let mut rng = Rng(seed * 7 + 1);
+            let class = random_class(&mut rng, size, k);
+            let all = brute(&class, scoring);
+            let breaker = ClassBreaker::new(enable2k().trie(), size, scoring);
+            let order = breaker.order().clone();
+            let mut arena = Arena::new();
+            let root = breaker.build_tree(&class, &mut arena);
+            // Force two levels of branching along each board's own letters.
+            for (b, s) in all.iter().step_by(3) {
+                let mut tree = root;
+                for p in 0..order.len().min(3) {
+                    let promised = arena.branch_bound(tree, p, b.get(order.cell(p)));
+                    let child = arena.branch(tree, p, b.get(order.cell(p)));
+                    assert!(
+                        arena.bound(child) <= arena.bound(tree),
+                        "bound rose {class}"
+                    );
+                    // The breaker skips merges whose promised bound is at most the switchover.
+                    assert!(
+                        arena.bound(child) as u64 <= promised,
+                        "branch_bound {promised} below the merged bound {} {class}",
+                        arena.bound(child)
+                    );
+                    assert_eq!(
+                        arena.force(child, b.letters(), &order),
+                        s.demulti,
+                        "{class} {b}"
+                    );
+                    arena.check(child, p + 1).unwrap();
+                    tree = child;
+                }
             }
         }
     }
@@ -178,74 +180,76 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
     // Cases where S splits the class (some boards reach it, some not): the test must bite.
     let mut splitting = 0;
     let mut rejected = 0;
-    let total = cases().len();
-    for (size, k, seed) in cases() {
-        let mut rng = Rng(seed * 31 + 5);
-        let class = random_class(&mut rng, size, k);
-        let all = brute(&class, Scoring::Standard);
-        let mut demultis: Vec<u64> = all.iter().map(|(_, s)| s.demulti).collect();
-        demultis.sort_unstable();
-        let score_of: BTreeMap<Board, u64> = all.iter().map(|(b, sc)| (*b, sc.score)).collect();
-        let breaker =
-            ClassBreaker::new(enable2k().trie(), size, Scoring::Standard).keep_candidates(true);
-        // Without kept candidates most are rejected by their overcount bound, unscored.
-        let sifting = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
-        // Thresholds from the top of the class down to its middle, and one above it all.
-        let picks = [
-            demultis.len() - 1,
-            demultis.len() * 9 / 10,
-            demultis.len() / 2,
-        ];
-        let mut thresholds: Vec<u32> = picks.iter().map(|&i| demultis[i].max(1) as u32).collect();
-        thresholds.push(*demultis.last().unwrap() as u32 + 1);
-        for s in thresholds {
-            let want: BTreeMap<Board, u32> = all
-                .iter()
-                .filter(|(_, sc)| sc.demulti >= s as u64)
-                .map(|(b, sc)| (*b, sc.demulti as u32))
-                .collect();
-            splitting += (!want.is_empty() && want.len() < all.len()) as usize;
-            for switchover in [0, s + s / 2, u32::MAX] {
-                let settings = BreakSettings {
-                    threshold: s,
-                    switchover,
-                };
-                let outcome = breaker.break_class(&class, &settings);
-                let found = &outcome.candidates;
-                let got: BTreeMap<Board, u32> =
-                    found.iter().map(|c| (c.board, c.demulti)).collect();
-                assert_eq!(got, want, "{size} seed {seed} S={s} B={switchover} {class}");
-                assert_eq!(found.len(), got.len(), "a board reported twice: {class}");
-                // Checked where found: the counts, and the results are exactly the boards
-                // of the class whose Score reaches S, each with its Score.
-                assert_eq!(outcome.demulti_count, want.len() as u64, "{class}");
-                assert_eq!(
-                    outcome.max_demulti,
-                    want.values().copied().max().unwrap_or(0),
-                    "{class}"
-                );
-                let want_results: BTreeMap<Board, u64> = all
+    let total = 2 * cases().len(); // two scorings
+    for scoring in [Scoring::Standard, Scoring::Words] {
+        for (size, k, seed) in cases() {
+            let mut rng = Rng(seed * 31 + 5);
+            let class = random_class(&mut rng, size, k);
+            let all = brute(&class, scoring);
+            let mut demultis: Vec<u64> = all.iter().map(|(_, s)| s.demulti).collect();
+            demultis.sort_unstable();
+            let score_of: BTreeMap<Board, u64> = all.iter().map(|(b, sc)| (*b, sc.score)).collect();
+            let breaker = ClassBreaker::new(enable2k().trie(), size, scoring).keep_candidates(true);
+            // Without kept candidates most are rejected by their overcount bound, unscored.
+            let sifting = ClassBreaker::new(enable2k().trie(), size, scoring);
+            // Thresholds from the top of the class down to its middle, and one above it all.
+            let picks = [
+                demultis.len() - 1,
+                demultis.len() * 9 / 10,
+                demultis.len() / 2,
+            ];
+            let mut thresholds: Vec<u32> =
+                picks.iter().map(|&i| demultis[i].max(1) as u32).collect();
+            thresholds.push(*demultis.last().unwrap() as u32 + 1);
+            for s in thresholds {
+                let want: BTreeMap<Board, u32> = all
                     .iter()
-                    .filter(|(_, sc)| sc.score >= s as u64)
-                    .map(|(b, sc)| (*b, sc.score))
+                    .filter(|(_, sc)| sc.demulti >= s as u64)
+                    .map(|(b, sc)| (*b, sc.demulti as u32))
                     .collect();
-                let got_results: BTreeMap<Board, u64> =
-                    outcome.results.iter().map(|c| (c.board, c.score)).collect();
-                assert_eq!(got_results, want_results, "S={s} B={switchover} {class}");
-                assert_eq!(outcome.results.len(), got_results.len(), "{class}");
-                for c in found {
-                    assert_eq!(c.score, score_of[&c.board], "{class} {}", c.board);
+                splitting += (!want.is_empty() && want.len() < all.len()) as usize;
+                for switchover in [0, s + s / 2, u32::MAX] {
+                    let settings = BreakSettings {
+                        threshold: s,
+                        switchover,
+                    };
+                    let outcome = breaker.break_class(&class, &settings);
+                    let found = &outcome.candidates;
+                    let got: BTreeMap<Board, u32> =
+                        found.iter().map(|c| (c.board, c.demulti)).collect();
+                    assert_eq!(got, want, "{size} seed {seed} S={s} B={switchover} {class}");
+                    assert_eq!(found.len(), got.len(), "a board reported twice: {class}");
+                    // Checked where found: the counts, and the results are exactly the boards
+                    // of the class whose Score reaches S, each with its Score.
+                    assert_eq!(outcome.demulti_count, want.len() as u64, "{class}");
+                    assert_eq!(
+                        outcome.max_demulti,
+                        want.values().copied().max().unwrap_or(0),
+                        "{class}"
+                    );
+                    let want_results: BTreeMap<Board, u64> = all
+                        .iter()
+                        .filter(|(_, sc)| sc.score >= s as u64)
+                        .map(|(b, sc)| (*b, sc.score))
+                        .collect();
+                    let got_results: BTreeMap<Board, u64> =
+                        outcome.results.iter().map(|c| (c.board, c.score)).collect();
+                    assert_eq!(got_results, want_results, "S={s} B={switchover} {class}");
+                    assert_eq!(outcome.results.len(), got_results.len(), "{class}");
+                    for c in found {
+                        assert_eq!(c.score, score_of[&c.board], "{class} {}", c.board);
+                    }
+                    // The same counts and results when candidates are sifted, not all scored.
+                    let sifted = sifting.break_class(&class, &settings);
+                    assert_eq!(sifted.results, outcome.results, "sifted {class}");
+                    assert_eq!(
+                        sifted.demulti_count, outcome.demulti_count,
+                        "sifted {class}"
+                    );
+                    assert_eq!(sifted.max_demulti, outcome.max_demulti, "sifted {class}");
+                    assert_eq!(outcome.scored, outcome.demulti_count, "kept: all scored");
+                    rejected += sifted.demulti_count - sifted.scored;
                 }
-                // The same counts and results when candidates are sifted, not all scored.
-                let sifted = sifting.break_class(&class, &settings);
-                assert_eq!(sifted.results, outcome.results, "sifted {class}");
-                assert_eq!(
-                    sifted.demulti_count, outcome.demulti_count,
-                    "sifted {class}"
-                );
-                assert_eq!(sifted.max_demulti, outcome.max_demulti, "sifted {class}");
-                assert_eq!(outcome.scored, outcome.demulti_count, "kept: all scored");
-                rejected += sifted.demulti_count - sifted.scored;
             }
         }
     }
@@ -331,45 +335,46 @@ fn random_order(rng: &mut Rng, n: usize) -> CellOrder {
 /// DeMulti reaches S.
 #[test]
 fn any_cell_order_is_sound() {
-    for (size, k, seed) in cases().into_iter().step_by(2) {
-        let mut rng = Rng(seed * 13 + 3);
-        let class = random_class(&mut rng, size, k);
-        let order = random_order(&mut rng, size.cells());
-        let all = brute(&class, Scoring::Standard);
-        let breaker =
-            ClassBreaker::with_order(enable2k().trie(), size, Scoring::Standard, order.clone())
+    for scoring in [Scoring::Standard, Scoring::Words] {
+        for (size, k, seed) in cases().into_iter().step_by(2) {
+            let mut rng = Rng(seed * 13 + 3);
+            let class = random_class(&mut rng, size, k);
+            let order = random_order(&mut rng, size.cells());
+            let all = brute(&class, scoring);
+            let breaker = ClassBreaker::with_order(enable2k().trie(), size, scoring, order.clone())
                 .keep_candidates(true);
-        let ctx = format!("{size} seed {seed} order {order} {class}");
-        let mut arena = Arena::new();
-        let root = breaker.build_tree(&class, &mut arena);
-        arena.check(root, 0).unwrap();
-        for (b, s) in &all {
-            assert_eq!(
-                arena.force(root, b.letters(), &order),
-                s.demulti,
-                "{ctx} {b}"
-            );
-        }
-        let mut demultis: Vec<u64> = all.iter().map(|(_, s)| s.demulti).collect();
-        demultis.sort_unstable();
-        let s = demultis[demultis.len() * 9 / 10].max(1) as u32;
-        let want: BTreeMap<Board, u32> = all
-            .iter()
-            .filter(|(_, sc)| sc.demulti >= s as u64)
-            .map(|(b, sc)| (*b, sc.demulti as u32))
-            .collect();
-        for switchover in [0, s + s / 2, u32::MAX] {
-            let settings = BreakSettings {
-                threshold: s,
-                switchover,
-            };
-            let got: BTreeMap<Board, u32> = breaker
-                .break_class(&class, &settings)
-                .candidates
+            let ctx = format!("{size} seed {seed} order {order} {class}");
+            let mut arena = Arena::new();
+            let root = breaker.build_tree(&class, &mut arena);
+            arena.check(root, 0).unwrap();
+            for (b, s) in &all {
+                assert_eq!(
+                    arena.force(root, b.letters(), &order),
+                    s.demulti,
+                    "{ctx} {b}"
+                );
+            }
+            let mut demultis: Vec<u64> = all.iter().map(|(_, s)| s.demulti).collect();
+            demultis.sort_unstable();
+            let s = demultis[demultis.len() * 9 / 10].max(1) as u32;
+            let want: BTreeMap<Board, u32> = all
                 .iter()
-                .map(|c| (c.board, c.demulti))
+                .filter(|(_, sc)| sc.demulti >= s as u64)
+                .map(|(b, sc)| (*b, sc.demulti as u32))
                 .collect();
-            assert_eq!(got, want, "{ctx} S={s} B={switchover}");
+            for switchover in [0, s + s / 2, u32::MAX] {
+                let settings = BreakSettings {
+                    threshold: s,
+                    switchover,
+                };
+                let got: BTreeMap<Board, u32> = breaker
+                    .break_class(&class, &settings)
+                    .candidates
+                    .iter()
+                    .map(|c| (c.board, c.demulti))
+                    .collect();
+                assert_eq!(got, want, "{ctx} S={s} B={switchover}");
+            }
         }
     }
 }

@@ -39,6 +39,8 @@ pub struct Cli {
 pub enum Command {
     /// Score boards: `BOARD: SCORE` per board, optionally Multi/DeMulti and the words.
     Score(score::ScoreArgs),
+    /// Draw boards as grids: rows as rows, the Qu die as `Qu`.
+    Show(score::ShowArgs),
     /// Compile a word list into a memory-mappable dictionary, or describe one.
     #[command(subcommand)]
     Dict(dict::DictCommand),
@@ -81,6 +83,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     let mut out = Output::stdout();
     match cli.command {
         Command::Score(args) => score::run(&args, &mut out),
+        Command::Show(args) => score::show(&args, &mut out),
         Command::Dict(cmd) => dict::run(&cmd, &mut out),
         Command::Class(args) => class::run_class(&args, &mut out),
         Command::Bound(args) => class::run_bound(&args, &mut out),

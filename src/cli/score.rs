@@ -23,9 +23,39 @@ pub struct ScoreArgs {
     /// After each board, list its words as `POINTS WORD`, best first, then alphabetically.
     #[arg(long)]
     pub words: bool,
+    /// Draw each board as its grid (rows as rows, Qu as one cell) before its score line.
+    #[arg(long)]
+    pub grid: bool,
     /// Boards, as letters in column-major order. With none, one board per line is read from
     /// standard input and scored on all cores, printed in input order.
     pub boards: Vec<String>,
+}
+
+/// Flags of `bogglemax show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// Board size, CxR (C columns, R rows; each 1 to 6).
+    #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
+    pub size: Size,
+    /// Boards, as letters in column-major order. With none, one board per line is read from
+    /// standard input.
+    pub boards: Vec<String>,
+}
+
+/// Runs `bogglemax show`: each board's grid, a blank line between boards.
+pub fn show(args: &ShowArgs, out: &mut Output) -> anyhow::Result<()> {
+    let boards = board_inputs(&args.boards)?
+        .into_iter()
+        .map(|(origin, text)| Board::parse(args.size, &text).with_context(|| origin))
+        .collect::<anyhow::Result<Vec<Board>>>()?;
+    for (i, board) in boards.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        write!(out, "{}", board.grid())?;
+    }
+    out.flush()?;
+    Ok(())
 }
 
 /// Runs `bogglemax score`.
@@ -42,7 +72,12 @@ pub fn run(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<()> {
         .par_iter()
         .with_min_len(64)
         .map_init(make, |solver, board| {
-            let mut line = if args.multi {
+            let mut line = if args.grid {
+                board.grid()
+            } else {
+                String::new()
+            };
+            line += &(if args.multi {
                 let s = solver.scores(board);
                 format!(
                     "{board}: {} multi={} demulti={}",
@@ -50,7 +85,7 @@ pub fn run(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<()> {
                 )
             } else {
                 format!("{board}: {}", solver.score(board))
-            };
+            });
             if args.words {
                 for w in solver.words(board) {
                     line.push_str(&format!("\n{} {}", w.points, w.word));

@@ -163,6 +163,15 @@ pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
     } else {
         let _ = writeln!(s, "proof: incomplete ({} problem(s) above)", problems.len());
     }
+    let best = results
+        .first()
+        .map(|(score, board, _, _)| (score, Board::parse(m.size(), board)));
+    if let Some((score, Ok(board))) = best {
+        let _ = writeln!(s, "\nbest board, {score} points:");
+        for row in board.grid().lines() {
+            let _ = writeln!(s, "  {row}");
+        }
+    }
     let path = run.root().join("summary.txt");
     crate::format::write_atomic(&path, s.as_bytes()).map_err(|e| PipelineError::io(&path, e))?;
     Ok(MergeReport {

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Proves a board size for one word list and publishes the result in results/: one file in
+# the format of refdata/ (`board: score`, canonical, best first) headed by comment lines
+# that make it reproducible, and the table of results/README.md rebuilt from every file.
+#
+#   scripts/publish.sh SIZE LIST [SCORE]
+#
+# LIST is enable2k (built in) or the NAME of ../shared/wordlists/NAME.txt (WORDLISTS= names
+# another folder). SCORE defaults as in proof.sh (3x3: 500, 3x4: 1500). SCORING=words proves
+# the wordiest boards instead (SCORE is then a number of words). JOBS as in proof.sh. The run
+# directory is shards/publish-SIZE-LIST-SCORING-SCORE: rerunning resumes it. The file is
+# results/SIZE-LIST-SCORING-SCORE.txt.
+#
+#   scripts/publish.sh --table     only rebuilds the table of results/README.md
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
+[[ -x "$BOGGLEMAX" ]] || { echo "publish.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }
+
+# Rebuilds the table between the markers of results/README.md from the headers of the
+# results files.
+write_table() {
+    local readme=results/README.md rows="" f
+    for f in results/*-*.txt; do
+        [[ -e "$f" ]] || continue
+        local size list scoring score boards cpu best best_score grid
+        field() { sed -n "s/^# $1: //p" "$f" | head -n 1; }
+        size=$(field size); scoring=$(field scoring); score=$(field score)
+        list=$(field wordlist | cut -d' ' -f1); boards=$(field boards); cpu=$(field "cpu seconds")
+        best=$(grep -v '^#' "$f" | head -n 1 | cut -d: -f1)
+        best_score=$(grep -v '^#' "$f" | head -n 1 | cut -d' ' -f2)
+        grid=$("$BOGGLEMAX" show --size "$size" "$best" | sed 's/ /\&nbsp;/g' | paste -sd'|' | sed 's/|/<br>/g')
+        rows+="| $size | $list | $scoring | $score | $boards | \`$best\` | <code>$grid</code> | $best_score | $cpu | [$(basename "$f")]($(basename "$f")) |"$'\n'
+    done
+    local table
+    table="| size | word list | scoring | S | boards ≥ S | best board | as a grid | its score | CPU seconds | file |"$'\n'
+    table+="| --- | --- | --- | ---: | ---: | --- | --- | ---: | ---: | --- |"$'\n'
+    table+="$rows"
+    awk -v table="$table" '
+        /<!-- table -->/ { print; printf "%s", table; skip = 1; next }
+        /<!-- \/table -->/ { skip = 0 }
+        !skip { print }' "$readme" > "$readme.tmp"
+    mv "$readme.tmp" "$readme"
+    echo "rebuilt the table of $readme"
+}
+
+if [[ "${1:-}" == --table ]]; then
+    write_table
+    exit 0
+fi
+if [[ $# -lt 2 || $# -gt 3 || "$1" == -h || "$1" == --help ]]; then
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+fi
+SIZE=$1 LIST=$2
+SCORING=${SCORING:-standard}
+case "$SIZE" in
+    3x3) SCORE=${3:-500} ;;
+    3x4) SCORE=${3:-1500} ;;
+    *) SCORE=${3:?give SCORE for size $SIZE} ;;
+esac
+if [[ "$LIST" == enable2k ]]; then
+    unset WORDLIST
+else
+    WORDLIST=${WORDLISTS:-../shared/wordlists}/$LIST.txt
+    [[ -f "$WORDLIST" ]] || { echo "publish.sh: no word list $WORDLIST" >&2; exit 2; }
+    export WORDLIST
+fi
+RUN=shards/publish-$SIZE-$LIST-$SCORING-$SCORE
+OUT=results/$SIZE-$LIST-$SCORING-$SCORE.txt
+command="scripts/publish.sh $SIZE $LIST $SCORE"
+[[ "$SCORING" == standard ]] || command="SCORING=$SCORING $command"
+
+RUN=$RUN SCORE=$SCORE SCORING=$SCORING TOP=10 scripts/proof.sh "$SIZE"
+
+summary=$RUN/summary.txt
+grep -qx 'proof: complete' "$summary" || { echo "publish.sh: $RUN is not a complete proof" >&2; exit 1; }
+get() { sed -n "s/^$1: //p" "$summary" | head -n 1; }
+sha=$(get wordlist | sed -n 's/.*(sha256 \([0-9a-f]*\)).*/\1/p')
+commit=$(git rev-parse --short=12 HEAD 2> /dev/null || echo unknown)
+[[ -z "$(git status --porcelain --untracked-files=no 2> /dev/null)" ]] || commit+="+changes"
+boards=$(($(wc -l < "$RUN/results.csv") - 1))
+mkdir -p results
+{
+    echo "# Every $SIZE board with $SCORING score $SCORE or more, proven by bogglemax: canonical, best first."
+    echo "# command: $command"
+    echo "# size: $SIZE"
+    echo "# partition: $(get partition)"
+    echo "# score: $SCORE"
+    echo "# scoring: $SCORING"
+    echo "# wordlist: $LIST (sha256 $sha)"
+    echo "# bogglemax: $("$BOGGLEMAX" --version | cut -d' ' -f2), commit $commit"
+    echo "# classes: $(get classes)"
+    echo "# cpu seconds: $(get 'cpu seconds')"
+    echo "# date: $(date -u +%Y-%m-%d)"
+    echo "# boards: $boards"
+    tail -n +2 "$RUN/results.csv" | awk -F, '{ print $1 ": " $2 }'
+} > "$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+echo "wrote $OUT ($boards boards)"
+write_table
