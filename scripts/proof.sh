@@ -138,7 +138,8 @@ echo
 echo "best boards (score >= $SCORE) of $RUN/results.csv:"
 column -s, -t < <(head -n "$((TOP + 1))" "$RUN/results.csv") 2>/dev/null || head -n "$((TOP + 1))" "$RUN/results.csv"
 echo
-grep -E '^(classes finished|results|best|cpu seconds|proof)' "$RUN/summary.txt"
+grep -E '^(classes finished|results|best:|cpu seconds|proof)' "$RUN/summary.txt"
+sed -n '/^best board/,$p' "$RUN/summary.txt"
 echo "wall seconds: $(( $(date +%s) - start ))"
 [[ $status -eq 0 ]] && { check_published || status=$?; }
 exit "$status"

@@ -11,37 +11,60 @@
 # directory is shards/publish-SIZE-LIST-SCORING-SCORE: rerunning resumes it. The file is
 # results/SIZE-LIST-SCORING-SCORE.txt.
 #
-#   scripts/publish.sh --table     only rebuilds the table of results/README.md
+#   scripts/publish.sh --table     only rebuilds the tables of results/README.md and README.md
+#
+# RESULTS= another folder for the files and their README (then README.md is left alone);
+# RUNS= another folder for the run directories (default shards/). PARTITION and SHARDS pass
+# through to proof.sh.
 set -euo pipefail
+# Paths the caller gives are taken from the caller's directory, before the cd below.
+CALLER=$PWD
+from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
+if [[ -n "${RESULTS:-}" ]]; then RESULTS=$(from_caller "$RESULTS"); else RESULTS=results; fi
+if [[ -n "${RUNS:-}" ]]; then RUNS=$(from_caller "$RUNS"); else RUNS=shards; fi
+if [[ -n "${WORDLISTS:-}" ]]; then WORDLISTS=$(from_caller "$WORDLISTS"); fi
+if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 [[ -x "$BOGGLEMAX" ]] || { echo "publish.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }
 
-# Rebuilds the table between the markers of results/README.md from the headers of the
-# results files.
+# Rebuilds the table between the `<!-- results table -->` markers of results/README.md and of
+# README.md from the headers of the results files.
 write_table() {
-    local readme=results/README.md rows="" f
-    for f in results/*-*.txt; do
+    local rows="" f
+    for f in "$RESULTS"/*-*.txt; do
         [[ -e "$f" ]] || continue
         local size list scoring score boards cpu best best_score grid
         field() { sed -n "s/^# $1: //p" "$f" | head -n 1; }
         size=$(field size); scoring=$(field scoring); score=$(field score)
         list=$(field wordlist | cut -d' ' -f1); boards=$(field boards); cpu=$(field "cpu seconds")
-        best=$(grep -v '^#' "$f" | head -n 1 | cut -d: -f1)
-        best_score=$(grep -v '^#' "$f" | head -n 1 | cut -d' ' -f2)
-        grid=$("$BOGGLEMAX" show --size "$size" "$best" | sed 's/ /\&nbsp;/g' | paste -sd'|' | sed 's/|/<br>/g')
-        rows+="| $size | $list | $scoring | $score | $boards | \`$best\` | <code>$grid</code> | $best_score | $cpu | [$(basename "$f")]($(basename "$f")) |"$'\n'
+        best=$(sed -n '/^[^#]/{s/:.*//p;q}' "$f")
+        best_score=$(sed -n '/^[^#]/{s/.*: //p;q}' "$f")
+        grid=
+        if [[ -n "$best" ]]; then
+            grid=$("$BOGGLEMAX" show --size "$size" "$best" | sed 's/ /\&nbsp;/g' | paste -sd'|' | sed 's/|/<br>/g')
+        fi
+        rows+="| $size | $list | $scoring | $score | $boards | \`$best\` | <code>$grid</code> | $best_score | $cpu | [$(basename "$f")](DIR$(basename "$f")) |"$'\n'
     done
     local table
     table="| size | word list | scoring | S | boards ≥ S | best board | as a grid | its score | CPU seconds | file |"$'\n'
     table+="| --- | --- | --- | ---: | ---: | --- | --- | ---: | ---: | --- |"$'\n'
     table+="$rows"
-    awk -v table="$table" '
-        /<!-- table -->/ { print; printf "%s", table; skip = 1; next }
-        /<!-- \/table -->/ { skip = 0 }
-        !skip { print }' "$readme" > "$readme.tmp"
-    mv "$readme.tmp" "$readme"
-    echo "rebuilt the table of $readme"
+    local readme dir readmes=("$RESULTS/README.md")
+    [[ "$RESULTS" == results ]] && readmes+=(README.md)
+    if [[ ! -e "$RESULTS/README.md" ]]; then
+        printf '# Results\n\n<!-- results table -->\n<!-- /results table -->\n' > "$RESULTS/README.md"
+    fi
+    for readme in "${readmes[@]}"; do
+        dir=results/
+        [[ "$readme" == "$RESULTS/README.md" ]] && dir=
+        awk -v table="${table//DIR/$dir}" '
+            /<!-- results table -->/ { print; printf "%s", table; skip = 1; next }
+            /<!-- \/results table -->/ { skip = 0 }
+            !skip { print }' "$readme" > "$readme.tmp"
+        mv "$readme.tmp" "$readme"
+        echo "rebuilt the results table of $readme"
+    done
 }
 
 if [[ "${1:-}" == --table ]]; then
@@ -49,7 +72,7 @@ if [[ "${1:-}" == --table ]]; then
     exit 0
 fi
 if [[ $# -lt 2 || $# -gt 3 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 SIZE=$1 LIST=$2
@@ -66,21 +89,24 @@ else
     [[ -f "$WORDLIST" ]] || { echo "publish.sh: no word list $WORDLIST" >&2; exit 2; }
     export WORDLIST
 fi
-RUN=shards/publish-$SIZE-$LIST-$SCORING-$SCORE
-OUT=results/$SIZE-$LIST-$SCORING-$SCORE.txt
+RUN=$RUNS/publish-$SIZE-$LIST-$SCORING-$SCORE
+OUT=$RESULTS/$SIZE-$LIST-$SCORING-$SCORE.txt
 command="scripts/publish.sh $SIZE $LIST $SCORE"
 [[ "$SCORING" == standard ]] || command="SCORING=$SCORING $command"
+[[ -z "${PARTITION:-}" ]] || command="PARTITION='$PARTITION' $command"
 
-RUN=$RUN SCORE=$SCORE SCORING=$SCORING TOP=10 scripts/proof.sh "$SIZE"
+RUN=$RUN SCORE=$SCORE SCORING=$SCORING TOP=10 BOGGLEMAX=$BOGGLEMAX scripts/proof.sh "$SIZE"
 
 summary=$RUN/summary.txt
 grep -qx 'proof: complete' "$summary" || { echo "publish.sh: $RUN is not a complete proof" >&2; exit 1; }
 get() { sed -n "s/^$1: //p" "$summary" | head -n 1; }
 sha=$(get wordlist | sed -n 's/.*(sha256 \([0-9a-f]*\)).*/\1/p')
 commit=$(git rev-parse --short=12 HEAD 2> /dev/null || echo unknown)
-[[ -z "$(git status --porcelain --untracked-files=no 2> /dev/null)" ]] || commit+="+changes"
+# The binary's own sources: a change to a script or a document does not change a proof.
+[[ -z "$(git status --porcelain --untracked-files=no -- src Cargo.toml Cargo.lock build.rs 2> /dev/null)" ]] ||
+    commit+="+changes"
 boards=$(($(wc -l < "$RUN/results.csv") - 1))
-mkdir -p results
+mkdir -p "$RESULTS"
 {
     echo "# Every $SIZE board with $SCORING score $SCORE or more, proven by bogglemax: canonical, best first."
     echo "# command: $command"

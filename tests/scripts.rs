@@ -167,3 +167,91 @@ fn proof_script_estimates_first_and_refuses_long_local_runs() {
     let saved = std::fs::read_to_string(dir.path().join("ok/estimate.txt")).expect("estimate kept");
     assert!(saved.contains("tasks: 3"), "{saved}");
 }
+
+/// `publish.sh` proves a size for a word list and writes its boards in the format of
+/// refdata/ (`board: score`, best first) under a header that names the command, the word
+/// list's sha256 and the proof's figures, and rebuilds the results table; a rerun of the
+/// command in the header reproduces the file's boards.
+#[test]
+fn publish_writes_a_reproducible_results_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let lists = dir.path().join("lists");
+    std::fs::create_dir(&lists).expect("mkdir");
+    small_wordlist(&lists, "aerstdn");
+    let env = [
+        ("WORDLISTS", "lists"),
+        ("RESULTS", "out"),
+        ("RUNS", "runs"),
+        ("SHARDS", "2"),
+        ("PARTITION", "aeiou bcdfghjklmnpqrstvwxyz"),
+        ("JOBS", "2"),
+    ];
+    let out = script(dir.path(), "publish.sh", &["2x3", "words", "85"], &env);
+    assert!(out.contains("wrote"), "{out}");
+    let file = dir.path().join("out/2x3-words-standard-85.txt");
+    let text = std::fs::read_to_string(&file).expect("results file");
+    let header = |key: &str| -> String {
+        let prefix = format!("# {key}: ");
+        let line = text.lines().find(|l| l.starts_with(&prefix));
+        line.unwrap_or_else(|| panic!("no '{key}' in {text}"))[prefix.len()..].to_string()
+    };
+    assert_eq!(
+        header("command"),
+        "PARTITION='aeiou bcdfghjklmnpqrstvwxyz' scripts/publish.sh 2x3 words 85"
+    );
+    let sha = Command::new("sha256sum")
+        .arg(lists.join("words.txt"))
+        .output()
+        .expect("sha256sum");
+    let sha = String::from_utf8_lossy(&sha.stdout);
+    let sha = sha.split_whitespace().next().expect("a digest");
+    assert_eq!(header("wordlist"), format!("words (sha256 {sha})"));
+    assert_eq!(header("size"), "2x3");
+    assert_eq!(header("score"), "85");
+    // The boards are the run's results, best first, as `board: score`.
+    let results = std::fs::read_to_string(
+        dir.path()
+            .join("runs/publish-2x3-words-standard-85/results.csv"),
+    )
+    .expect("results.csv");
+    let want: Vec<String> = results
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            format!("{}: {}", f[0], f[1])
+        })
+        .collect();
+    let got: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(!want.is_empty());
+    assert_eq!(got, want);
+    assert_eq!(header("boards"), want.len().to_string());
+    let scores: Vec<u64> = got
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse().expect("score"))
+        .collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {got:?}"
+    );
+    // The table names the file, with the best board.
+    let table = std::fs::read_to_string(dir.path().join("out/README.md")).expect("README");
+    let best = got[0].split(':').next().unwrap();
+    assert!(
+        table.contains("(2x3-words-standard-85.txt)") && table.contains(best),
+        "{table}"
+    );
+    // The command in the header, run again from scratch, gives the same boards.
+    std::fs::remove_dir_all(dir.path().join("runs")).expect("rm runs");
+    std::fs::rename(&file, dir.path().join("first.txt")).expect("mv");
+    script(dir.path(), "publish.sh", &["2x3", "words", "85"], &env);
+    let again = std::fs::read_to_string(&file).expect("results file again");
+    let boards = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(boards(&again), boards(&text));
+    assert!(!repo().join("runs").exists() && !repo().join("out").exists());
+}
