@@ -124,6 +124,39 @@ fn scoring_words_counts_words() {
     );
 }
 
+/// Fibonacci and Boojum scoring of words worked by hand, through the command line: `quiz`
+/// (Qu counts two letters of length) and `strange` on one 3x3 board.
+#[test]
+fn fibonacci_and_boojum_scoring() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let list = dir.path().join("words.txt");
+    std::fs::write(&list, "quiz\nstrange\n").expect("write");
+    let list = list.to_str().unwrap();
+    // 3x4, rows Qu i z / s t r / e g a / x x n: quiz along the top row, strange from s
+    // along the second row, down to n and back through g to e (column-major below).
+    let board = "qsexitgxzran";
+    let score = |scoring: &str| {
+        stdout_ok(&[
+            "score",
+            "--size",
+            "3x4",
+            "--wordlist",
+            list,
+            "--scoring",
+            scoring,
+            board,
+        ])
+    };
+    // quiz 4 letters: fib 1; strange 7 letters: fib 5.
+    assert_eq!(score("fibonacci").trim(), format!("{board}: 6"));
+    // quiz (10+1+1+10)×1 = 22; strange (1+1+1+1+1+2+1)×4 = 32.
+    assert_eq!(score("boojum").trim(), format!("{board}: 54"));
+    fails_with(
+        &["score", "--scoring", "scrabble", "perslatgsineters"],
+        "boojum",
+    );
+}
+
 #[test]
 fn compiled_dictionary_round_trip_and_corruption() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -13,7 +13,7 @@ pub fn sum_union(trie: Trie<'_>, geometry: &Geometry, class: &BoardClass, scorin
         trie,
         geometry,
         cells: class.cells(),
-        scoring,
+        points: scoring.word_points(trie),
         seen: vec![false; trie.word_count()],
         total: 0,
     };
@@ -28,7 +28,8 @@ struct SumUnionWalk<'a, 'd> {
     trie: Trie<'d>,
     geometry: &'a Geometry,
     cells: &'a [u32],
-    scoring: Scoring,
+    /// Points of each word, by id.
+    points: Vec<u32>,
     seen: Vec<bool>,
     total: u64,
 }
@@ -46,7 +47,7 @@ impl SumUnionWalk<'_, '_> {
             if let Some(w) = self.trie.word(child)
                 && !std::mem::replace(&mut self.seen[w as usize], true)
             {
-                self.total += self.scoring.points(self.trie.word_len(w) as usize) as u64;
+                self.total += self.points[w as usize] as u64;
             }
             if self.trie.child_mask(child) == 0 {
                 continue;
@@ -73,7 +74,7 @@ pub fn max_nomark(
         trie: &Trie<'_>,
         g: &Geometry,
         cells: &[u32],
-        scoring: Scoring,
+        points: &[u32],
         cell: usize,
         node: NodeId,
         used: u64,
@@ -86,28 +87,27 @@ pub fn max_nomark(
             let Some(child) = trie.child(node, l) else {
                 continue;
             };
-            let mut score = trie
-                .word(child)
-                .map_or(0, |w| scoring.points(trie.word_len(w) as usize) as u64);
+            let mut score = trie.word(child).map_or(0, |w| points[w as usize] as u64);
             if trie.child_mask(child) != 0 {
                 let mut next = g.neighbor_mask(cell) & !used;
                 while next != 0 {
                     let n = next.trailing_zeros() as usize;
                     next &= next - 1;
-                    score += step(trie, g, cells, scoring, n, child, used | 1 << n);
+                    score += step(trie, g, cells, points, n, child, used | 1 << n);
                 }
             }
             best = best.max(score);
         }
         best
     }
+    let points = scoring.word_points(trie);
     (0..geometry.cells())
         .map(|cell| {
             step(
                 &trie,
                 geometry,
                 class.cells(),
-                scoring,
+                &points,
                 cell,
                 trie.root(),
                 1 << cell,

@@ -49,6 +49,15 @@ fn brute(class: &BoardClass, scoring: Scoring) -> Vec<(Board, Scores)> {
     class.boards().map(|b| (b, solver.scores(&b))).collect()
 }
 
+/// Every built-in scoring: each brute-force check runs under all of them.
+const SCORINGS: [Scoring; 5] = [
+    Scoring::Standard,
+    Scoring::Words,
+    Scoring::Pow2,
+    Scoring::Fibonacci,
+    Scoring::Boojum,
+];
+
 fn cases() -> Vec<(Size, u32, u64)> {
     let mut v = Vec::new();
     for seed in 0..40 {
@@ -70,7 +79,7 @@ fn every_bound_is_at_least_the_best_board() {
     for (size, k, seed) in cases() {
         let mut rng = Rng(seed * 1000 + size.cells() as u64);
         let class = random_class(&mut rng, size, k);
-        for scoring in [Scoring::Standard, Scoring::Words, Scoring::Pow2] {
+        for scoring in SCORINGS {
             let all = brute(&class, scoring);
             let best = all.iter().map(|(_, s)| s.score).max().unwrap();
             let best_multi = all.iter().map(|(_, s)| s.multi).max().unwrap();
@@ -137,7 +146,7 @@ fn one_board_classes_converge() {
 
 #[test]
 fn branching_keeps_the_invariant_and_never_raises_bounds() {
-    for scoring in [Scoring::Standard, Scoring::Words] {
+    for scoring in SCORINGS {
         for (size, k, seed) in cases().into_iter().step_by(3) {
             let mut rng = Rng(seed * 7 + 1);
             let class = random_class(&mut rng, size, k);
@@ -180,8 +189,8 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
     // Cases where S splits the class (some boards reach it, some not): the test must bite.
     let mut splitting = 0;
     let mut rejected = 0;
-    let total = 2 * cases().len(); // two scorings
-    for scoring in [Scoring::Standard, Scoring::Words] {
+    let total = SCORINGS.len() * cases().len();
+    for scoring in SCORINGS {
         for (size, k, seed) in cases() {
             let mut rng = Rng(seed * 31 + 5);
             let class = random_class(&mut rng, size, k);
@@ -335,7 +344,7 @@ fn random_order(rng: &mut Rng, n: usize) -> CellOrder {
 /// DeMulti reaches S.
 #[test]
 fn any_cell_order_is_sound() {
-    for scoring in [Scoring::Standard, Scoring::Words] {
+    for scoring in SCORINGS {
         for (size, k, seed) in cases().into_iter().step_by(2) {
             let mut rng = Rng(seed * 13 + 3);
             let class = random_class(&mut rng, size, k);
@@ -402,4 +411,52 @@ fn cell_orders_must_name_every_cell_once() {
         let err = CellOrder::parse(4, bad).unwrap_err().to_string();
         assert!(err.starts_with(&format!("bad cell order '{bad}'")), "{err}");
     }
+}
+
+/// Points never wrap: under pow2 two words of over 32 spelled letters (the Qu die counts two)
+/// are worth `u32::MAX` each, so the board's Score needs 33 bits. The solver counts it in 64
+/// bits and the trees saturate instead of wrapping, so the one-board class is still found at
+/// the highest threshold there is. A wrapping sum (`u32::MAX + u32::MAX` = `u32::MAX - 1`)
+/// would eliminate it.
+#[test]
+fn long_words_never_wrap() {
+    let size: Size = "5x5".parse().unwrap();
+    let g = Geometry::new(size);
+    // A snake through the columns: down column 0, up column 1, ...; letters q a q b q c ...
+    let path: Vec<usize> = (0..5)
+        .flat_map(|c| (0..5).map(move |r| c * 5 + if c % 2 == 0 { r } else { 4 - r }))
+        .collect();
+    let others = b"abcdefghijkl";
+    let mut letters = vec![0u8; 25];
+    for (i, &cell) in path.iter().enumerate() {
+        letters[cell] = if i % 2 == 0 { b'q' } else { others[i / 2] } - b'a';
+    }
+    let spell = |n: usize| -> String {
+        path[..n]
+            .iter()
+            .map(|&c| match letters[c] + b'a' {
+                b'q' => "qu".to_string(),
+                l => (l as char).to_string(),
+            })
+            .collect()
+    };
+    let words = format!("{}\n{}\n", spell(25), spell(24));
+    let dict = Dictionary::from_text("long", words.as_bytes());
+    let board = Board::from_letters(size, &letters);
+    let want = 2 * u32::MAX as u64;
+    let mut solver = Solver::new(dict.trie(), &g, Scoring::Pow2);
+    assert_eq!(solver.score(&board), want);
+    let class = BoardClass::parse(
+        size,
+        &letters
+            .iter()
+            .map(|&l| ((l + b'a') as char).to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+    .unwrap();
+    let breaker = ClassBreaker::new(dict.trie(), size, Scoring::Pow2);
+    let outcome = breaker.break_class(&class, &BreakSettings::with_default_switchover(u32::MAX));
+    let found: Vec<(Board, u64)> = outcome.results.iter().map(|c| (c.board, c.score)).collect();
+    assert_eq!(found, [(board, want)]);
 }

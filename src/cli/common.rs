@@ -15,8 +15,11 @@ pub struct DictArgs {
     /// `bogglemax dict build`. Default: ENABLE2K, built in.
     #[arg(long, value_name = "PATH")]
     pub wordlist: Option<PathBuf>,
-    /// Points per word length: standard (3,4→1 5→2 6→3 7→5 8+→11), words (all 1), pow2
-    /// (3→1 4→2 5→4 …).
+    /// Points per word: standard (3,4→1 5→2 6→3 7→5 8+→11), words (all 1), pow2 (3→1 4→2
+    /// 5→4 …), fibonacci (3,4→1 5→2 6→3 7→5 8→8 9→13 …, no cap), boojum (Boojum's letter
+    /// values, a e i o u l n r s t 1, d g 2, b c m p 3, f h v w y 4, k 5, j x 8, q z 10, Qu
+    /// 11, summed and multiplied by 1 for 3-4 letters, 2 for 5, 3 for 6, 4 for 7, 5 for 8, 6
+    /// for 9+; Boojum's bonus tiles are not modelled). A word's length counts Qu as 2.
     #[arg(long, default_value = "standard", value_name = "NAME")]
     pub scoring: Scoring,
 }

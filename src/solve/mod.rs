@@ -82,9 +82,7 @@ impl<'d> Solver<'d> {
         for (cell, m) in neighbor_masks.iter_mut().enumerate().take(geometry.cells()) {
             *m = geometry.neighbor_mask(cell);
         }
-        let word_points = (0..trie.word_count() as u32)
-            .map(|w| scoring.points(trie.word_len(w) as usize))
-            .collect();
+        let word_points = scoring.word_points(trie);
         Solver {
             trie,
             neighbor_masks,

@@ -211,6 +211,8 @@ mod tests {
             ("3x4", Scoring::Words),
             ("4x4", Scoring::Standard),
             ("4x4", Scoring::Pow2),
+            ("3x4", Scoring::Fibonacci),
+            ("4x4", Scoring::Boojum),
         ] {
             let size: Size = size.parse().unwrap();
             let cells = size.cells();

@@ -108,9 +108,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     /// The points of every word of `trie` (by word id), for [`TreeBuilder::new`]: compute
     /// them once per word list, not once per class.
     pub fn word_points(trie: Trie<'_>, scoring: Scoring) -> Vec<u32> {
-        (0..trie.word_count() as u32)
-            .map(|w| scoring.points(trie.word_len(w) as usize))
-            .collect()
+        scoring.word_points(trie)
     }
 
     /// A builder for one word list, geometry, order and the word points of a scoring.
