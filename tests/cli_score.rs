@@ -247,3 +247,32 @@ fn boards_drawn_as_grids() {
     );
     fails_with(&["show", "--size", "3x3", "desl"], "needs 9");
 }
+
+/// `--scoring FILE`: a table of one's own scores as the built-in scoring it copies, and a
+/// malformed table is refused in one line that names the line.
+#[test]
+fn scoring_tables_of_ones_own() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let table = dir.path().join("standard.txt");
+    std::fs::write(
+        &table,
+        "# the standard table\n3 1\n4 1\n5 2\n6 3\n7 5\n8+ 11\n",
+    )
+    .expect("write");
+    let table = table.to_str().unwrap();
+    assert_eq!(
+        stdout_ok(&["score", "--scoring", table, "perslatgsineters"]).trim(),
+        "perslatgsineters: 3625"
+    );
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "3 1\n4 one\n5+ 2\n").expect("write");
+    fails_with(
+        &[
+            "score",
+            "--scoring",
+            bad.to_str().unwrap(),
+            "perslatgsineters",
+        ],
+        "line 2: 'one' is not a whole number",
+    );
+}

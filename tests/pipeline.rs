@@ -362,3 +362,53 @@ fn locks_mismatches_and_incomplete_runs() {
     stdout_ok(&["break", s(&runp), "--shard", "1", "--quiet"]);
     assert!(stdout_ok(&["merge", s(&runp)]).contains("proof: complete"));
 }
+
+/// A run records a scoring table by its contents, not its path: the same table under another
+/// name reuses the run, a different one is refused, and the run breaks under its own table.
+#[test]
+fn runs_record_scoring_tables_by_contents() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).expect("write");
+        p
+    };
+    let a = write("a.txt", "3 1\n4 1\n5 2\n6 3\n7 5\n8+ 11\n");
+    let copy = write("copy.txt", "# the same\n3 1\n4 1\n5 2\n6 3\n7 5\n8+ 11\n");
+    let other = write("other.txt", "3 1\n4 1\n5 2\n6 3\n7 5\n8+ 12\n");
+    let runp = dir.path().join("run");
+    let plan = |table: &Path| -> Vec<String> {
+        [
+            "plan",
+            "--reuse",
+            "--size",
+            "2x3",
+            "--partition",
+            PARTITION_2,
+            "--score",
+            "30",
+            "--shards",
+            "2",
+            "--scoring",
+            s(table),
+            "--out",
+            s(&runp),
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect()
+    };
+    fn args(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+    stdout_ok(&args(&plan(&a)));
+    assert!(stdout_ok(&args(&plan(&copy))).contains("same settings"));
+    fails_with(&args(&plan(&other)), "8+=12");
+    stdout_ok(&["break", s(&runp), "--all", "--quiet"]);
+    let summary = stdout_ok(&["merge", s(&runp)]);
+    assert!(
+        summary.contains("scoring: table:3=1,4=1,5=2,6=3,7=5,8+=11\n")
+            && summary.contains("\nproof: complete\n"),
+        "{summary}"
+    );
+}

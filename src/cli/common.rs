@@ -19,8 +19,12 @@ pub struct DictArgs {
     /// 5→4 …), fibonacci (3,4→1 5→2 6→3 7→5 8→8 9→13 …, no cap), boojum (Boojum's letter
     /// values, a e i o u l n r s t 1, d g 2, b c m p 3, f h v w y 4, k 5, j x 8, q z 10, Qu
     /// 11, summed and multiplied by 1 for 3-4 letters, 2 for 5, 3 for 6, 4 for 7, 5 for 8, 6
-    /// for 9+; Boojum's bonus tiles are not modelled). A word's length counts Qu as 2.
-    #[arg(long, default_value = "standard", value_name = "NAME")]
+    /// for 9+; Boojum's bonus tiles are not modelled), or FILE, a table of your own: lines
+    /// 'LENGTH POINTS' from 3 up, the last 'LENGTH+ POINTS' (e.g. '3 1', '4 1', '5 2', '6+ 3'),
+    /// and optionally 'letter L VALUE' for all 26 letters (a word then scores the sum of its
+    /// letters' values times its length's points; Qu is q's value plus u's); '#' starts a
+    /// comment. A word's length counts Qu as 2. A run records a table by its contents.
+    #[arg(long, default_value = "standard", value_name = "NAME|FILE")]
     pub scoring: Scoring,
 }
 

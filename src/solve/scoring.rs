@@ -1,5 +1,6 @@
 //! Points per word: the standard length table, the `words`, `pow2` and `fibonacci` length
-//! tables, and `boojum`, whose points also depend on the word's letters.
+//! tables, `boojum`, whose points also depend on the word's letters, and tables of the user's
+//! own ([`ScoringTable`], read from a small text file).
 
 use crate::dict::Trie;
 use std::fmt;
@@ -22,6 +23,185 @@ pub enum Scoring {
     /// letters ×1, 5 ×2, 6 ×3, 7 ×4, 8 ×5, 9 and more ×6). Boojum's bonus tiles are not
     /// modelled.
     Boojum,
+    /// A table of the user's own (see [`ScoringTable`]). Tables are made once per process
+    /// and live as long as it does, so a scoring stays a small `Copy` value.
+    Table(&'static ScoringTable),
+}
+
+/// Points per length, and optionally values per letter, read from a text file:
+///
+/// ```text
+/// # one rule per line; '#' starts a comment
+/// 3 1          # a word of 3 letters (Qu counting two) scores 1
+/// 4 1
+/// 5 2
+/// 8+ 11        # the last length rule ends in '+': 8 letters or more
+/// letter q 10  # optional: with values for all 26 letters, a word scores the sum of its
+///              # letters' values times its length's points; the Qu die is q's value plus u's
+/// ```
+///
+/// Length rules start at 3 and name every length up to the last one, which ends in `+`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ScoringTable {
+    /// `by_length[n]`: points of a word of `n` letters; the last entry holds for longer ones.
+    by_length: Vec<u32>,
+    /// Letter values, a to z, if the table gives them.
+    letters: Option<[u32; 26]>,
+    /// The table written as one line, `table:3=1,4=1,5=2,8+=11[;letters=v,v,...]`: how runs
+    /// record it, and how it is compared.
+    text: String,
+}
+
+impl ScoringTable {
+    /// Parses a table file's text; errors name the line.
+    pub fn parse(text: &str) -> Result<ScoringTable, String> {
+        let mut by_length: Vec<u32> = vec![0; 3];
+        let mut open_ended = false;
+        let mut letters = [None; 26];
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let at = |why: String| format!("line {}: {why}: '{}'", i + 1, raw.trim());
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let number = |f: &str| {
+                f.parse::<u32>()
+                    .map_err(|_| at(format!("'{f}' is not a whole number of points")))
+            };
+            match fields.as_slice() {
+                ["letter", l, v] => {
+                    let b = l.as_bytes();
+                    if b.len() != 1 || !b[0].is_ascii_lowercase() {
+                        return Err(at(format!("'{l}' is not a letter a-z")));
+                    }
+                    let slot = &mut letters[(b[0] - b'a') as usize];
+                    if slot.is_some() {
+                        return Err(at(format!("letter {l} is given twice")));
+                    }
+                    *slot = Some(number(v)?);
+                }
+                [len, v] => {
+                    if open_ended {
+                        return Err(at("no length rule may follow the one ending in '+'".into()));
+                    }
+                    let (digits, plus) = match len.strip_suffix('+') {
+                        Some(d) => (d, true),
+                        None => (*len, false),
+                    };
+                    let n: usize = digits
+                        .parse()
+                        .map_err(|_| at(format!("'{len}' is not a length (like 5 or 8+)")))?;
+                    if n != by_length.len() {
+                        return Err(at(format!(
+                            "expected the rule for length {} (rules start at 3, one per length)",
+                            by_length.len()
+                        )));
+                    }
+                    by_length.push(number(v)?);
+                    open_ended = plus;
+                }
+                _ => {
+                    return Err(at(
+                        "expected 'LENGTH POINTS', 'LENGTH+ POINTS' or 'letter L VALUE'".into(),
+                    ));
+                }
+            }
+        }
+        if !open_ended {
+            return Err(format!(
+                "the last length rule must end in '+' (like '{}+ 11'), for longer words",
+                by_length.len().max(4) - 1
+            ));
+        }
+        let letters = match letters.iter().filter(|v| v.is_some()).count() {
+            0 => None,
+            26 => Some(letters.map(|v| v.unwrap_or(0))),
+            _ => {
+                let missing: String = (b'a'..=b'z')
+                    .zip(letters)
+                    .filter(|(_, v)| v.is_none())
+                    .map(|(l, _)| l as char)
+                    .collect();
+                return Err(format!(
+                    "letter values must name all 26 letters; missing: {missing}"
+                ));
+            }
+        };
+        Ok(ScoringTable::new(by_length, letters))
+    }
+
+    fn new(by_length: Vec<u32>, letters: Option<[u32; 26]>) -> ScoringTable {
+        let rules: Vec<String> = (3..by_length.len())
+            .map(|n| {
+                let plus = if n + 1 == by_length.len() { "+" } else { "" };
+                format!("{n}{plus}={}", by_length[n])
+            })
+            .collect();
+        let mut text = format!("table:{}", rules.join(","));
+        if let Some(values) = letters {
+            let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+            text += &format!(";letters={}", values.join(","));
+        }
+        ScoringTable {
+            by_length,
+            letters,
+            text,
+        }
+    }
+
+    /// Parses the one-line form of [`ScoringTable::text`].
+    fn from_text(line: &str) -> Result<ScoringTable, String> {
+        let bad = || format!("malformed scoring table '{line}'");
+        let body = line.strip_prefix("table:").ok_or_else(bad)?;
+        let (rules, letters) = match body.split_once(";letters=") {
+            Some((r, l)) => (r, Some(l)),
+            None => (body, None),
+        };
+        let mut file = String::new();
+        for rule in rules.split(',') {
+            let (len, points) = rule.split_once('=').ok_or_else(bad)?;
+            file += &format!("{len} {points}\n");
+        }
+        if let Some(values) = letters {
+            let values: Vec<&str> = values.split(',').collect();
+            if values.len() != 26 {
+                return Err(bad());
+            }
+            for (l, v) in (b'a'..=b'z').zip(values) {
+                file += &format!("letter {} {v}\n", l as char);
+            }
+        }
+        ScoringTable::parse(&file).map_err(|_| bad())
+    }
+
+    /// The table as one line, as run directories record it.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn points(&self, len: usize, letters: &[u8]) -> u32 {
+        if len < 3 {
+            return 0;
+        }
+        let per_length = self.by_length[len.min(self.by_length.len() - 1)];
+        match &self.letters {
+            None => per_length,
+            Some(values) => {
+                const Q: u8 = b'q' - b'a';
+                let sum = letters.iter().fold(0u32, |acc, &l| {
+                    let v = values[l as usize];
+                    let v = if l == Q {
+                        v.saturating_add(values[(b'u' - b'a') as usize])
+                    } else {
+                        v
+                    };
+                    acc.saturating_add(v)
+                });
+                sum.saturating_mul(per_length)
+            }
+        }
+    }
 }
 
 /// Boojum's value of each letter, a to z (`q` alone; the Qu die adds `u`).
@@ -52,6 +232,7 @@ impl Scoring {
                 };
                 values.saturating_mul(multiplier)
             }
+            Scoring::Table(table) => table.points(len, letters),
             _ => self.length_points(len),
         }
     }
@@ -80,7 +261,7 @@ impl Scoring {
                 }
                 a
             }
-            Scoring::Boojum => 0,
+            Scoring::Boojum | Scoring::Table(_) => 0,
         }
     }
 
@@ -111,9 +292,11 @@ impl Scoring {
         points
     }
 
-    /// The name used on the command line and in manifests.
+    /// The name used on the command line and in manifests; for a table, its one-line form
+    /// ([`ScoringTable::text`]), so that runs compare tables by their contents.
     pub fn name(self) -> &'static str {
         match self {
+            Scoring::Table(table) => table.text(),
             Scoring::Standard => "standard",
             Scoring::Words => "words",
             Scoring::Pow2 => "pow2",
@@ -125,17 +308,31 @@ impl Scoring {
 
 impl FromStr for Scoring {
     type Err = String;
+    /// A built-in name, a table's one-line form (as runs record it), or the path of a table
+    /// file.
     fn from_str(s: &str) -> Result<Scoring, String> {
-        match s {
-            "standard" => Ok(Scoring::Standard),
-            "words" => Ok(Scoring::Words),
-            "pow2" => Ok(Scoring::Pow2),
-            "fibonacci" => Ok(Scoring::Fibonacci),
-            "boojum" => Ok(Scoring::Boojum),
-            _ => Err(format!(
-                "unknown scoring '{s}': expected standard, words, pow2, fibonacci or boojum"
-            )),
-        }
+        let table = match s {
+            "standard" => return Ok(Scoring::Standard),
+            "words" => return Ok(Scoring::Words),
+            "pow2" => return Ok(Scoring::Pow2),
+            "fibonacci" => return Ok(Scoring::Fibonacci),
+            "boojum" => return Ok(Scoring::Boojum),
+            _ if s.starts_with("table:") => ScoringTable::from_text(s)?,
+            _ => {
+                let path = std::path::Path::new(s);
+                if !path.is_file() {
+                    return Err(format!(
+                        "unknown scoring '{s}': expected standard, words, pow2, fibonacci, \
+                         boojum or a scoring table file"
+                    ));
+                }
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| format!("scoring table {s}: {e}"))?;
+                ScoringTable::parse(&text).map_err(|e| format!("scoring table {s}: {e}"))?
+            }
+        };
+        // One leak per table a process reads: a scoring is a small Copy value used everywhere.
+        Ok(Scoring::Table(Box::leak(Box::new(table))))
     }
 }
 
@@ -205,6 +402,54 @@ mod tests {
                 let w = trie.word(node).expect("a word");
                 assert_eq!(points[w as usize], of(scoring, word), "{scoring} {word}");
             }
+        }
+    }
+
+    /// A table of the user's own: Standard's lengths as a file give Standard's points; with
+    /// Boojum's letter values and multipliers, Boojum's; its one-line form reads back to the
+    /// same table; malformed tables are refused naming the line.
+    #[test]
+    fn tables_of_ones_own() {
+        let standard = ScoringTable::parse("# standard\n3 1\n4 1\n5 2\n6 3\n7 5\n8+ 11\n").unwrap();
+        let values = [
+            1, 3, 3, 2, 1, 4, 2, 4, 1, 8, 5, 1, 3, 1, 1, 3, 10, 1, 1, 1, 1, 4, 4, 8, 4, 10,
+        ];
+        let mut boojum = "3 1\n4 1\n5 2\n6 3\n7 4\n8 5\n9+ 6\n".to_string();
+        for (l, v) in (b'a'..=b'z').zip(values) {
+            boojum += &format!("letter {} {v}  # Boojum\n", l as char);
+        }
+        let boojum = ScoringTable::parse(&boojum).unwrap();
+        let (standard, boojum) = (
+            Scoring::Table(Box::leak(Box::new(standard))),
+            Scoring::Table(Box::leak(Box::new(boojum))),
+        );
+        for word in [
+            "quiz",
+            "strange",
+            "boggle",
+            "quizzes",
+            "strangers",
+            "at",
+            "abracadabra",
+        ] {
+            assert_eq!(of(standard, word), of(Scoring::Standard, word), "{word}");
+            assert_eq!(of(boojum, word), of(Scoring::Boojum, word), "{word}");
+        }
+        for s in [standard, boojum] {
+            assert_eq!(s.name().parse::<Scoring>(), Ok(s));
+        }
+        assert_eq!(standard.name(), "table:3=1,4=1,5=2,6=3,7=5,8+=11");
+        for (text, why) in [
+            ("3 1\n4 x\n5+ 2\n", "line 2: 'x' is not a whole number"),
+            ("3 1\n5+ 2\n", "line 2: expected the rule for length 4"),
+            ("3 1\n4 1\n", "must end in '+'"),
+            ("3+ 1\n4 2\n", "line 2: no length rule may follow"),
+            ("3+ 1\nletter a 1\n", "missing: bcdefghijklmnopqrstuvwxyz"),
+            ("3+ 1\nletter ab 1\n", "line 2: 'ab' is not a letter"),
+            ("3+ 1\nthree 1 2 3\n", "line 2: expected 'LENGTH POINTS'"),
+        ] {
+            let err = ScoringTable::parse(text).unwrap_err();
+            assert!(err.contains(why) && !err.contains('\n'), "{text:?}: {err}");
         }
     }
 
