@@ -502,7 +502,8 @@ impl<'d> ClassBreaker<'d> {
         let threshold = run.settings.threshold as u64;
         for &id in ids {
             let (letters, demulti) = &found[id as usize];
-            if (*demulti as u64) < threshold + bound.of(letters) {
+            // A DeMulti of u32::MAX is saturated (the true one may be larger): never rejected.
+            if *demulti != u32::MAX && (*demulti as u64) < threshold + bound.of(letters) {
                 self.count(run, *demulti);
             } else {
                 survivors.push(id);

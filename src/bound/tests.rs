@@ -460,3 +460,30 @@ fn long_words_never_wrap() {
     let found: Vec<(Board, u64)> = outcome.results.iter().map(|c| (c.board, c.score)).collect();
     assert_eq!(found, [(board, want)]);
 }
+
+/// A DeMulti that saturates the trees' 32 bits is never taken as exact: a candidate whose
+/// stored DeMulti is `u32::MAX` is scored, not rejected by its overcount bound. Here one
+/// word worth 3e9 points appears on several cell sets of every board, so the head's overcount
+/// bound is far above `u32::MAX − S`, though each board's Score is S.
+#[test]
+fn saturated_candidates_are_scored() {
+    let size: Size = "3x3".parse().unwrap();
+    let dict = Dictionary::from_text("tat", b"tat\n");
+    let table = crate::solve::ScoringTable::parse("3+ 3000000000\n").unwrap();
+    let scoring = Scoring::Table(Box::leak(Box::new(table)));
+    // Centre a, every other cell t, one corner t or x.
+    let class = BoardClass::parse(size, "tx t t t a t t t t").unwrap();
+    let mut solver = Solver::new(dict.trie(), &Geometry::new(size), scoring);
+    let want: Vec<(Board, u64)> = class.boards().map(|b| (b, solver.score(&b))).collect();
+    assert!(want.iter().all(|&(_, s)| s == 3_000_000_000));
+    let breaker = ClassBreaker::new(dict.trie(), size, scoring);
+    let outcome = breaker.break_class(
+        &class,
+        &BreakSettings::with_default_switchover(3_000_000_000),
+    );
+    let mut got: Vec<(Board, u64)> = outcome.results.iter().map(|c| (c.board, c.score)).collect();
+    got.sort();
+    let mut want = want;
+    want.sort();
+    assert_eq!(got, want);
+}

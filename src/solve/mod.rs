@@ -11,7 +11,7 @@ mod overcount;
 mod scoring;
 
 pub use overcount::OvercountBound;
-pub use scoring::Scoring;
+pub use scoring::{Scoring, ScoringTable};
 
 use crate::board::{Board, Geometry, MAX_CELLS};
 use crate::dict::{NodeId, Trie, spell};

@@ -172,7 +172,11 @@ impl ScoringTable {
                 file += &format!("letter {} {v}\n", l as char);
             }
         }
-        ScoringTable::parse(&file).map_err(|_| bad())
+        // Only the exact form a table writes is accepted, so a run's record compares equal.
+        match ScoringTable::parse(&file) {
+            Ok(table) if table.text == line => Ok(table),
+            _ => Err(bad()),
+        }
     }
 
     /// The table as one line, as run directories record it.
@@ -439,6 +443,13 @@ mod tests {
             assert_eq!(s.name().parse::<Scoring>(), Ok(s));
         }
         assert_eq!(standard.name(), "table:3=1,4=1,5=2,6=3,7=5,8+=11");
+        // Only that exact form reads back.
+        for near in [
+            "table:3=1,4=1,5=2,6=3,7=5,8+=+11",
+            "table:3=1, 4=1,5=2,6=3,7=5,8+=11",
+        ] {
+            assert!(near.parse::<Scoring>().is_err(), "{near}");
+        }
         for (text, why) in [
             ("3 1\n4 x\n5+ 2\n", "line 2: 'x' is not a whole number"),
             ("3 1\n5+ 2\n", "line 2: expected the rule for length 4"),
