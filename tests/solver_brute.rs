@@ -11,14 +11,55 @@ use std::collections::{BTreeMap, HashSet};
 /// Letters of boards and words: few, so that words are found often; `q` and `u` for Qu.
 const ALPHABET: &[u8] = b"aerstqu";
 
-fn points(spelled_len: usize) -> u64 {
-    match spelled_len {
-        0..=2 => 0,
-        3 | 4 => 1,
-        5 => 2,
-        6 => 3,
-        7 => 5,
-        _ => 11,
+/// Points of a word (spelled out, `qu` as two letters) under each scoring, from the rules as
+/// the README states them.
+fn points(scoring: Scoring, word: &str) -> u64 {
+    let len = word.len();
+    if len < 3 {
+        return 0;
+    }
+    match scoring {
+        Scoring::Standard => match len {
+            3 | 4 => 1,
+            5 => 2,
+            6 => 3,
+            7 => 5,
+            _ => 11,
+        },
+        Scoring::Words => 1,
+        Scoring::Pow2 => 1 << (len - 3),
+        Scoring::Fibonacci => {
+            let mut f = vec![0u64, 0, 0, 1, 1];
+            while f.len() <= len {
+                let n = f.len();
+                f.push(f[n - 1] + f[n - 2]);
+            }
+            f[len]
+        }
+        Scoring::Boojum => {
+            let value: u64 = word
+                .chars()
+                .map(|c| match c {
+                    'a' | 'e' | 'i' | 'o' | 'u' | 'l' | 'n' | 'r' | 's' | 't' => 1,
+                    'd' | 'g' => 2,
+                    'b' | 'c' | 'm' | 'p' => 3,
+                    'f' | 'h' | 'v' | 'w' | 'y' => 4,
+                    'k' => 5,
+                    'j' | 'x' => 8,
+                    _ => 10, // q, z
+                })
+                .sum();
+            let multiplier = match len {
+                3 | 4 => 1,
+                5 => 2,
+                6 => 3,
+                7 => 4,
+                8 => 5,
+                _ => 6,
+            };
+            value * multiplier
+        }
+        Scoring::Table(_) => unreachable!("not drawn here"),
     }
 }
 
@@ -34,7 +75,12 @@ fn keep(line: &str) -> Option<String> {
 }
 
 /// Score, Multi, DeMulti and the words (word → points) by walking every simple path.
-fn brute(size: Size, letters: &[u8], words: &HashSet<String>) -> (Scores, BTreeMap<String, u64>) {
+fn brute(
+    size: Size,
+    letters: &[u8],
+    words: &HashSet<String>,
+    scoring: Scoring,
+) -> (Scores, BTreeMap<String, u64>) {
     let (cols, rows) = (size.cols() as i64, size.rows() as i64);
     let cells = (cols * rows) as usize;
     let longest = words.iter().map(|w| w.len()).max().unwrap_or(0);
@@ -58,7 +104,7 @@ fn brute(size: Size, letters: &[u8], words: &HashSet<String>) -> (Scores, BTreeM
         (0..cells).map(|c| (vec![c], spell(letters[c]))).collect();
     while let Some((path, word)) = stack.pop() {
         if words.contains(&word) {
-            let p = points(word.len());
+            let p = points(scoring, &word);
             multi += p;
             let mut set = path.clone();
             set.sort_unstable();
@@ -77,7 +123,7 @@ fn brute(size: Size, letters: &[u8], words: &HashSet<String>) -> (Scores, BTreeM
             }
         }
     }
-    let demulti = cell_sets.iter().map(|(w, _)| points(w.len())).sum();
+    let demulti = cell_sets.iter().map(|(w, _)| points(scoring, w)).sum();
     let score = found.values().sum();
     (
         Scores {
@@ -138,18 +184,25 @@ proptest! {
         let text = lines.join("\n");
         let words: HashSet<String> = lines.iter().filter_map(|l| keep(l)).collect();
         let dict = Dictionary::from_text("random", text.as_bytes());
-        let mut solver = Solver::new(dict.trie(), &Geometry::new(size), Scoring::Standard);
         let board_text: String = letters.iter().map(|&b| b as char).collect();
         let board = Board::parse(size, &board_text).unwrap();
-
-        let (want, want_words) = brute(size, &letters, &words);
-        prop_assert_eq!(solver.scores(&board), want);
-        prop_assert_eq!(solver.score(&board), want.score);
-        let got_words: BTreeMap<String, u64> = solver
-            .words(&board)
-            .into_iter()
-            .map(|w| (w.word, w.points as u64))
-            .collect();
-        prop_assert_eq!(got_words, want_words);
+        for scoring in [
+            Scoring::Standard,
+            Scoring::Words,
+            Scoring::Pow2,
+            Scoring::Fibonacci,
+            Scoring::Boojum,
+        ] {
+            let mut solver = Solver::new(dict.trie(), &Geometry::new(size), scoring);
+            let (want, want_words) = brute(size, &letters, &words, scoring);
+            prop_assert_eq!(solver.scores(&board), want, "{}", scoring);
+            prop_assert_eq!(solver.score(&board), want.score);
+            let got_words: BTreeMap<String, u64> = solver
+                .words(&board)
+                .into_iter()
+                .map(|w| (w.word, w.points as u64))
+                .collect();
+            prop_assert_eq!(got_words, want_words);
+        }
     }
 }
