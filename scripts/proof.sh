@@ -34,7 +34,11 @@ esac
 JOBS=${JOBS:-$(nproc)}
 # RUN and WORDLIST given by the caller are relative to the caller; the default RUN
 # is under the repository.
-if [[ -n "${RUN:-}" ]]; then RUN=$(from_caller "$RUN"); else RUN=shards/proof-$SIZE-$SCORE; fi
+# A SCORING that names a table file is a path too.
+if [[ -n "${SCORING:-}" && -f "$(from_caller "$SCORING")" ]]; then SCORING=$(from_caller "$SCORING"); fi
+scoring_tag=""
+[[ "${SCORING:-standard}" == standard ]] || scoring_tag=-$(basename "${SCORING%.*}" | tr -c 'A-Za-z0-9._+\n-' _)
+if [[ -n "${RUN:-}" ]]; then RUN=$(from_caller "$RUN"); else RUN=shards/proof-$SIZE-$SCORE$scoring_tag; fi
 if [[ -n "${WORDLIST:-}" ]]; then WORDLIST=$(from_caller "$WORDLIST"); fi
 if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
@@ -138,8 +142,10 @@ echo
 echo "best boards (score >= $SCORE) of $RUN/results.csv:"
 column -s, -t < <(head -n "$((TOP + 1))" "$RUN/results.csv") 2>/dev/null || head -n "$((TOP + 1))" "$RUN/results.csv"
 echo
-grep -E '^(classes finished|results|best:|cpu seconds|proof)' "$RUN/summary.txt"
-sed -n '/^best board/,$p' "$RUN/summary.txt"
+if [[ -f "$RUN/summary.txt" ]]; then
+    grep -E '^(classes finished|results|best:|cpu seconds|proof)' "$RUN/summary.txt" || true
+    sed -n '/^best board/,$p' "$RUN/summary.txt"
+fi
 echo "wall seconds: $(( $(date +%s) - start ))"
 [[ $status -eq 0 ]] && { check_published || status=$?; }
 exit "$status"

@@ -6,10 +6,11 @@
 #   scripts/publish.sh SIZE LIST [SCORE]
 #
 # LIST is enable2k (built in) or the NAME of ../shared/wordlists/NAME.txt (WORDLISTS= names
-# another folder). SCORE defaults as in proof.sh (3x3: 500, 3x4: 1500). SCORING=words proves
-# the wordiest boards instead (SCORE is then a number of words). JOBS as in proof.sh. The run
-# directory is shards/publish-SIZE-LIST-SCORING-SCORE: rerunning resumes it. The file is
-# results/SIZE-LIST-SCORING-SCORE.txt.
+# another folder). SCORE defaults as in proof.sh for standard scoring (3x3: 500, 3x4: 1500).
+# SCORING=words (or fibonacci, boojum, pow2, a table FILE) proves another scoring; give SCORE
+# then (for words it is a number of words). JOBS as in proof.sh. The run directory is
+# shards/publish-SIZE-LIST-SCORING-SCORE: rerunning resumes it. The file is
+# results/SIZE-LIST-SCORING-SCORE.txt (a table FILE is named table-BASENAME).
 #
 #   scripts/publish.sh --table     only rebuilds the tables of results/README.md and README.md
 #
@@ -44,7 +45,7 @@ write_table() {
         if [[ -n "$best" ]]; then
             grid=$("$BOGGLEMAX" show --size "$size" "$best" | sed 's/ /\&nbsp;/g' | paste -sd'|' | sed 's/|/<br>/g')
         fi
-        rows+="| $size | $list | $scoring | $score | $boards | \`$best\` | <code>$grid</code> | $best_score | $cpu | [$(basename "$f")](DIR$(basename "$f")) |"$'\n'
+        rows+="| $size | $list | $scoring | $score | $boards | \`$best\` | <code>$grid</code> | $best_score | $cpu | [$(basename "$f")](@DIR@$(basename "$f")) |"$'\n'
     done
     local table
     table="| size | word list | scoring | S | boards ≥ S | best board | as a grid | its score | CPU seconds | file |"$'\n'
@@ -58,9 +59,14 @@ write_table() {
     for readme in "${readmes[@]}"; do
         dir=results/
         [[ "$readme" == "$RESULTS/README.md" ]] && dir=
-        awk -v table="${table//DIR/$dir}" '
-            /<!-- results table -->/ { print; printf "%s", table; skip = 1; next }
-            /<!-- \/results table -->/ { skip = 0 }
+        if ! grep -qx '<!-- results table -->' "$readme" || ! grep -qx '<!-- /results table -->' "$readme"; then
+            echo "publish.sh: $readme lacks the lines <!-- results table --> and <!-- /results table -->; its table is not rebuilt" >&2
+            continue
+        fi
+        # The table goes through the environment: awk -v would read its backslashes.
+        TABLE=${table//@DIR@/$dir} awk '
+            /^<!-- results table -->$/ { print; printf "%s", ENVIRON["TABLE"]; skip = 1; next }
+            /^<!-- \/results table -->$/ { skip = 0 }
             !skip { print }' "$readme" > "$readme.tmp"
         mv "$readme.tmp" "$readme"
         echo "rebuilt the results table of $readme"
@@ -72,15 +78,22 @@ if [[ "${1:-}" == --table ]]; then
     exit 0
 fi
 if [[ $# -lt 2 || $# -gt 3 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 SIZE=$1 LIST=$2
 SCORING=${SCORING:-standard}
-case "$SIZE" in
-    3x3) SCORE=${3:-500} ;;
-    3x4) SCORE=${3:-1500} ;;
-    *) SCORE=${3:?give SCORE for size $SIZE} ;;
+[[ "$LIST" =~ ^[A-Za-z0-9._+-]+$ ]] || { echo "publish.sh: '$LIST' is not a word list name (letters, digits, . _ + -)" >&2; exit 2; }
+# A scoring table file is named by the caller's path; the files are named by its base name.
+scoring_name=$SCORING
+if [[ "$SCORING" != standard && -f "$(from_caller "$SCORING")" ]]; then
+    SCORING=$(from_caller "$SCORING")
+    scoring_name=table-$(basename "${SCORING%.*}" | tr -c 'A-Za-z0-9._+\n-' _)
+fi
+case "$SCORING:$SIZE" in
+    standard:3x3) SCORE=${3:-500} ;;
+    standard:3x4) SCORE=${3:-1500} ;;
+    *) SCORE=${3:?give S for size $SIZE and scoring $scoring_name} ;;
 esac
 if [[ "$LIST" == enable2k ]]; then
     unset WORDLIST
@@ -89,11 +102,15 @@ else
     [[ -f "$WORDLIST" ]] || { echo "publish.sh: no word list $WORDLIST" >&2; exit 2; }
     export WORDLIST
 fi
-RUN=$RUNS/publish-$SIZE-$LIST-$SCORING-$SCORE
-OUT=$RESULTS/$SIZE-$LIST-$SCORING-$SCORE.txt
+RUN=$RUNS/publish-$SIZE-$LIST-$scoring_name-$SCORE
+OUT=$RESULTS/$SIZE-$LIST-$scoring_name-$SCORE.txt
+# The command that reproduces the file, run from the repository (paths in it are absolute
+# where the caller gave them).
 command="scripts/publish.sh $SIZE $LIST $SCORE"
-[[ "$SCORING" == standard ]] || command="SCORING=$SCORING $command"
-[[ -z "${PARTITION:-}" ]] || command="PARTITION='$PARTITION' $command"
+[[ "$SCORING" == standard ]] || command="SCORING=$(printf %q "$SCORING") $command"
+[[ -z "${PARTITION:-}" ]] || command="PARTITION=$(printf %q "$PARTITION") $command"
+[[ -z "${WORDLISTS:-}" ]] || command="WORDLISTS=$(printf %q "$WORDLISTS") $command"
+version=$("$BOGGLEMAX" --version | cut -d' ' -f2)
 
 RUN=$RUN SCORE=$SCORE SCORING=$SCORING TOP=10 BOGGLEMAX=$BOGGLEMAX scripts/proof.sh "$SIZE"
 
@@ -101,6 +118,9 @@ summary=$RUN/summary.txt
 grep -qx 'proof: complete' "$summary" || { echo "publish.sh: $RUN is not a complete proof" >&2; exit 1; }
 get() { sed -n "s/^$1: //p" "$summary" | head -n 1; }
 sha=$(get wordlist | sed -n 's/.*(sha256 \([0-9a-f]*\)).*/\1/p')
+[[ "$sha" =~ ^[0-9a-f]{64}$ ]] || { echo "publish.sh: no word list sha256 in $summary" >&2; exit 1; }
+# The commit checked out when the file is written: build the binary from it first
+# (`make build`).
 commit=$(git rev-parse --short=12 HEAD 2> /dev/null || echo unknown)
 # The binary's own sources: a change to a script or a document does not change a proof.
 [[ -z "$(git status --porcelain --untracked-files=no -- src Cargo.toml Cargo.lock build.rs 2> /dev/null)" ]] ||
@@ -108,14 +128,14 @@ commit=$(git rev-parse --short=12 HEAD 2> /dev/null || echo unknown)
 boards=$(($(wc -l < "$RUN/results.csv") - 1))
 mkdir -p "$RESULTS"
 {
-    echo "# Every $SIZE board with $SCORING score $SCORE or more, proven by bogglemax: canonical, best first."
+    echo "# Every $SIZE board with $scoring_name score $SCORE or more, proven by bogglemax: canonical, best first."
     echo "# command: $command"
     echo "# size: $SIZE"
     echo "# partition: $(get partition)"
     echo "# score: $SCORE"
-    echo "# scoring: $SCORING"
+    echo "# scoring: $(get scoring)"
     echo "# wordlist: $LIST (sha256 $sha)"
-    echo "# bogglemax: $("$BOGGLEMAX" --version | cut -d' ' -f2), commit $commit"
+    echo "# bogglemax: $version, commit $commit"
     echo "# classes: $(get classes)"
     echo "# cpu seconds: $(get 'cpu seconds')"
     echo "# date: $(date -u +%Y-%m-%d)"

@@ -107,13 +107,15 @@ fn small_proof_equals_brute_force() {
         .collect();
     let got: BTreeMap<String, u64> = rows.iter().cloned().collect();
     assert_eq!(got, expected);
-    // The summary ends with the best board drawn as its grid (2 columns, 3 rows).
+    // The summary ends with the best board drawn as its grid.
     let (best, score) = &rows[0];
-    let b = best.to_uppercase().into_bytes();
-    let grid = format!(
-        "\nbest board, {score} points:\n  {} {}\n  {} {}\n  {} {}\n",
-        b[0] as char, b[3] as char, b[1] as char, b[4] as char, b[2] as char, b[5] as char
-    );
+    let drawn: String = Board::parse(size, best)
+        .expect("a board")
+        .grid()
+        .lines()
+        .map(|row| format!("  {row}\n"))
+        .collect();
+    let grid = format!("\nbest board, {score} points:\n{drawn}");
     assert!(summary.ends_with(&grid), "{summary}");
 
     // The summary counts the candidates checked (boards with DeMulti ≥ S: at least the
