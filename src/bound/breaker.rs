@@ -157,6 +157,8 @@ struct Scratch<'d> {
 #[derive(Default)]
 struct Sift {
     bound: OvercountBound,
+    /// Ids of all the walk's candidates.
+    all: Vec<u32>,
     /// Ids of the walk's candidates that its bound did not reject.
     walk: Vec<u32>,
     /// Ids of one head's candidates that its bound did not reject.
@@ -433,11 +435,19 @@ impl<'d> ClassBreaker<'d> {
     /// solver ([`Solver::score_many`]). When every candidate is kept, every one is scored.
     fn check_all(&self, run: &mut Run<'_, 'd>, found: &[(Vec<u8>, u32)], fixed: usize) {
         let mut sift = std::mem::take(&mut run.sift);
-        let all: Vec<u32> = (0..found.len() as u32).collect();
+        sift.all.clear();
+        sift.all.extend(0..found.len() as u32);
         if self.keep_candidates {
-            sift.walk.clone_from(&all);
+            sift.walk.clone_from(&sift.all);
         } else {
-            self.sift(run, found, &all, fixed, &mut sift.bound, &mut sift.walk);
+            self.sift(
+                run,
+                found,
+                &sift.all,
+                fixed,
+                &mut sift.bound,
+                &mut sift.walk,
+            );
         }
         let head = self.head_cells.len();
         let same_head = |a: u32, b: u32| {
