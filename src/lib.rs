@@ -4,7 +4,7 @@
 //! The modules follow the pipeline: [`board`] and [`dict`] hold the inputs, [`solve`] scores
 //! one board, [`search`] finds good boards (drawing on the seeded generator of [`rng`]),
 //! [`bound`] bounds and breaks board classes, and [`pipeline`] turns class breaking into a
-//! resumable, sharded proof. The command line is the binary's (src/main.rs and src/cli/).
+//! resumable, sharded proof, which [`report`] shows as one page. The command line is the binary's (src/main.rs and src/cli/).
 
 pub mod board;
 pub mod bound;
@@ -13,6 +13,7 @@ pub mod failpoint;
 pub mod format;
 pub mod pipeline;
 pub mod progress;
+pub mod report;
 pub mod rng;
 pub mod search;
 pub mod solve;

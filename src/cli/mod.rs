@@ -66,6 +66,9 @@ pub enum Command {
     Merge(pipeline::RunArgs),
     /// Show a run's progress: shards done, CPU time, ETA, slowest classes.
     Status(pipeline::StatusArgs),
+    /// Write one self-contained HTML page showing a run (finished or in progress): its
+    /// state, progress and time left, class costs, and best boards drawn as grids.
+    Report(pipeline::ReportArgs),
     /// Print each board's canonical form (smallest string among its symmetry images).
     Canon(search::CanonArgs),
     /// Search for high-scoring boards by pool hill climbing (the paper's Listing 1).
@@ -94,6 +97,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rescore(args) => pipeline::run_rescore(&args, &mut out),
         Command::Merge(args) => pipeline::run_merge(&args, &mut out),
         Command::Status(args) => pipeline::run_status(&args, &mut out),
+        Command::Report(args) => pipeline::run_report(&args, &mut out),
         Command::Canon(args) => search::run_canon(&args, &mut out),
         Command::Hillclimb(args) => search::run_hillclimb(&args, &mut out),
         Command::Anneal(args) => search::run_anneal(&args, &mut out),

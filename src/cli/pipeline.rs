@@ -1,4 +1,5 @@
-//! `bogglemax plan`, `break`, `rescore`, `merge` and `status`: the proof pipeline's stages.
+//! `bogglemax plan`, `break`, `rescore`, `merge`, `status` and `report`: the proof pipeline's
+//! stages.
 
 use super::common::{DictArgs, Output, parse_size};
 use anyhow::{Context, bail};
@@ -386,3 +387,66 @@ pub fn run_status(args: &StatusArgs, out: &mut Output) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// Flags of `bogglemax report`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Safe on a run in progress: it takes no lock and writes nothing in the run \
+but the page, reading each journal once (a record being appended is left out). A shard counts \
+as running while a worker on this machine holds its lock, or (a worker on another machine) while \
+its journal was written to in the last --active-within minutes. On a Slurm cluster: run it on the \
+login node, copy the page back (scp), and open it in a browser; it fetches nothing."
+)]
+pub struct ReportArgs {
+    /// The run directory.
+    pub run: PathBuf,
+    /// Where to write the page (default RUN/report.html). An existing file is replaced only
+    /// if it is an earlier report.
+    #[arg(short, long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// A started shard whose journal was written to within this many minutes, and whose lock
+    /// no process of this machine holds, counts as running (not failed).
+    #[arg(long, value_name = "MINUTES", default_value_t = 15)]
+    pub active_within: u64,
+}
+
+/// Runs `bogglemax report`.
+pub fn run_report(args: &ReportArgs, out: &mut Output) -> anyhow::Result<()> {
+    let run = RunDir::open(&args.run)?;
+    let path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.run.join("report.html"));
+    if let Ok(existing) = std::fs::read(&path) {
+        let earlier_report = existing.starts_with(b"<!DOCTYPE html>")
+            && existing
+                .windows(REPORT_MARK.len())
+                .any(|w| w == REPORT_MARK);
+        if !earlier_report {
+            bail!(
+                "{}: exists and is not a bogglemax report; choose another --out (nothing was written)",
+                path.display()
+            );
+        }
+    }
+    let options = pipeline::SnapshotOptions {
+        active_within: Duration::from_secs(args.active_within.saturating_mul(60)),
+    };
+    let summary = bogglemax::report::write_report(&run, &path, options)
+        .with_context(|| format!("writing the report of {}", args.run.display()))?;
+    eprintln!(
+        "report: {} ({:.0} kB{})",
+        path.display(),
+        summary.bytes as f64 / 1e3,
+        if summary.complete {
+            ", proof complete"
+        } else {
+            ""
+        }
+    );
+    writeln!(out, "{}", path.display())?;
+    Ok(())
+}
+
+/// What marks a file as a page `report` wrote (its header's kicker).
+const REPORT_MARK: &[u8] = b"bogglemax proof report";

@@ -32,6 +32,23 @@ pub struct MergeReport {
 /// `RUN/summary.txt`, and decides whether the run is a complete proof. Shows progress by
 /// shard unless `quiet`.
 pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
+    let (report, csv) = merge_contents(run, quiet)?;
+    let path = run.root().join("results.csv");
+    crate::format::write_atomic(&path, &csv).map_err(|e| PipelineError::io(&path, e))?;
+    let path = run.root().join("summary.txt");
+    crate::format::write_atomic(&path, report.summary.as_bytes())
+        .map_err(|e| PipelineError::io(&path, e))?;
+    Ok(report)
+}
+
+/// What `merge` would print and whether the proof is complete, without writing anything
+/// (for `report`, which must leave a run as it found it).
+pub fn verdict(run: &RunDir) -> Result<MergeReport, PipelineError> {
+    merge_contents(run, true).map(|(report, _)| report)
+}
+
+/// The summary and the bytes of `results.csv`.
+fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), PipelineError> {
     let m = run.manifest();
     let symmetries = Symmetries::new(m.size());
     // One pass over the journals: keep the results (few) and each finished class's figures.
@@ -116,10 +133,9 @@ pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
         ])
         .map_err(csv_err)?;
     }
-    let bytes = out
+    let csv = out
         .into_inner()
         .map_err(|e| PipelineError::io(&path, std::io::Error::other(e.to_string())))?;
-    crate::format::write_atomic(&path, &bytes).map_err(|e| PipelineError::io(&path, e))?;
 
     covered.sort_unstable();
     let expected = m.space().canonical_ids();
@@ -172,13 +188,12 @@ pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
             let _ = writeln!(s, "  {row}");
         }
     }
-    let path = run.root().join("summary.txt");
-    crate::format::write_atomic(&path, s.as_bytes()).map_err(|e| PipelineError::io(&path, e))?;
-    Ok(MergeReport {
+    let report = MergeReport {
         summary: s,
         complete,
         results: results.len(),
-    })
+    };
+    Ok((report, csv))
 }
 
 /// What `rescore` found.

@@ -9,6 +9,7 @@
 //! RUN/shards/NNNNN.journal  append-only, checksummed records of finished classes: their
 //!                         figures and results (and, if kept, every candidate, compressed)
 //! RUN/results.csv, RUN/summary.txt   the proof's result (merge)
+//! RUN/report.html         a page showing the run at a glance (report; read-only otherwise)
 //! ```
 //! Every file names the run it belongs to (the manifest's fingerprint), so a file copied in
 //! from another run, or a dictionary swapped behind the manifest's back, is refused.
@@ -22,6 +23,7 @@ mod manifest;
 mod merge;
 mod plan;
 mod sampling;
+mod snapshot;
 mod status;
 
 pub use breakrun::{BreakOptions, BreakReport, break_shard};
@@ -32,7 +34,11 @@ pub use estimate::{
 };
 pub use journal::{ClassRecord, JournalContents, ShardJournal, read_journal};
 pub use manifest::{Manifest, RunDir, Shard};
-pub use merge::{AuditReport, MergeReport, merge, rescore};
+pub use merge::{AuditReport, MergeReport, merge, rescore, verdict};
 pub use plan::{PlanSettings, plan, planned_manifest};
 pub use sampling::Interval;
+pub use snapshot::{
+    ClassFigures, FoundBoard, PlannedEstimate, RunSnapshot, SLOWEST_KEPT, ShardSnapshot,
+    ShardState, SnapshotOptions,
+};
 pub use status::{ShardStatus, status};

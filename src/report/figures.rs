@@ -1,0 +1,257 @@
+//! The figures a report derives from a snapshot: the remaining CPU time with its interval,
+//! the distribution of class costs, and dates written without a time-zone library.
+
+use crate::pipeline::RunSnapshot;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Where a remaining-time figure comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RemainingSource {
+    /// Every class is finished.
+    Done,
+    /// The estimate the run was planned by (`RUN/estimate.txt`), scaled to the classes left.
+    Estimate,
+    /// The mean cost of the classes finished so far.
+    MeasuredRate,
+    /// Nothing finished yet and no estimate.
+    Unknown,
+}
+
+/// The CPU time the unfinished classes will take.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Remaining {
+    /// Point estimate, CPU seconds.
+    pub cpu: f64,
+    /// 90 % interval, CPU seconds (`None` when it cannot be computed).
+    pub interval: Option<(f64, f64)>,
+    /// Where it comes from.
+    pub source: RemainingSource,
+    /// Classes left.
+    pub classes_left: u64,
+}
+
+/// The z-value of a two-sided 90 % interval.
+const Z90: f64 = 1.645;
+
+/// The remaining CPU time of a run: from its estimate where it has one (the estimate's
+/// figures for the whole run, times the share of classes left), else from the mean and
+/// spread of the finished classes' costs (the interval of that mean, times the classes left;
+/// it assumes the classes left cost what the finished ones did, which a heavy tail of costs
+/// can make optimistic early on).
+pub fn remaining(snap: &RunSnapshot) -> Remaining {
+    let (done, total) = snap.classes_done();
+    let left = total.saturating_sub(done);
+    if left == 0 {
+        return Remaining {
+            cpu: 0.0,
+            interval: Some((0.0, 0.0)),
+            source: RemainingSource::Done,
+            classes_left: 0,
+        };
+    }
+    if let Some(e) = snap.estimate.filter(|e| e.classes == total && total > 0) {
+        let share = left as f64 / total as f64;
+        return Remaining {
+            cpu: e.cpu_seconds * share,
+            interval: Some((e.cpu_seconds_90.0 * share, e.cpu_seconds_90.1 * share)),
+            source: RemainingSource::Estimate,
+            classes_left: left,
+        };
+    }
+    let n = snap.class_seconds.len();
+    if n == 0 {
+        return Remaining {
+            cpu: f64::NAN,
+            interval: None,
+            source: RemainingSource::Unknown,
+            classes_left: left,
+        };
+    }
+    let mean = snap.class_seconds.iter().map(|&s| s as f64).sum::<f64>() / n as f64;
+    let interval = (n >= 2).then(|| {
+        let var = snap
+            .class_seconds
+            .iter()
+            .map(|&s| (s as f64 - mean).powi(2))
+            .sum::<f64>()
+            / (n - 1) as f64;
+        let half = Z90 * (var / n as f64).sqrt();
+        (
+            ((mean - half) * left as f64).max(0.0),
+            (mean + half) * left as f64,
+        )
+    });
+    Remaining {
+        cpu: mean * left as f64,
+        interval,
+        source: RemainingSource::MeasuredRate,
+        classes_left: left,
+    }
+}
+
+/// A histogram of class costs on a log axis: bins a quarter of a decade wide.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CostHistogram {
+    /// Lower edge of each bin, seconds.
+    pub edges: Vec<f64>,
+    /// Classes in each bin.
+    pub counts: Vec<u64>,
+    /// CPU seconds in each bin.
+    pub seconds: Vec<f64>,
+}
+
+/// Bins per decade of the cost histogram.
+pub const BINS_PER_DECADE: i32 = 4;
+/// Costs below this (seconds) share the first bin.
+const SMALLEST: f64 = 1e-4;
+
+impl CostHistogram {
+    /// The histogram of `seconds` (empty if there are none).
+    pub fn of(seconds: &[f32]) -> CostHistogram {
+        let bin = |s: f64| (s.max(SMALLEST).log10() * BINS_PER_DECADE as f64).floor() as i32;
+        let (lo, hi) = seconds.iter().fold((i32::MAX, i32::MIN), |(lo, hi), &s| {
+            let b = bin(s as f64);
+            (lo.min(b), hi.max(b))
+        });
+        if lo > hi {
+            return CostHistogram {
+                edges: Vec::new(),
+                counts: Vec::new(),
+                seconds: Vec::new(),
+            };
+        }
+        let n = (hi - lo + 1) as usize;
+        let mut h = CostHistogram {
+            edges: (lo..=hi)
+                .map(|b| 10f64.powf(b as f64 / BINS_PER_DECADE as f64))
+                .collect(),
+            counts: vec![0; n],
+            seconds: vec![0.0; n],
+        };
+        for &s in seconds {
+            let i = (bin(s as f64) - lo) as usize;
+            h.counts[i] += 1;
+            h.seconds[i] += s as f64;
+        }
+        h
+    }
+}
+
+/// The costs at these quantiles (nearest rank), e.g. `[0.5, 0.9, 0.99, 1.0]`.
+pub fn quantiles(seconds: &[f32], at: &[f64]) -> Vec<f64> {
+    if seconds.is_empty() {
+        return vec![f64::NAN; at.len()];
+    }
+    let mut sorted = seconds.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    at.iter()
+        .map(|&q| {
+            let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+            sorted[rank - 1] as f64
+        })
+        .collect()
+}
+
+/// A duration in the unit that reads best: `42 s`, `12.5 min`, `3.2 h`, `4.1 days`.
+pub fn duration(seconds: f64) -> String {
+    if !seconds.is_finite() {
+        return "unknown".to_string();
+    }
+    if seconds < 0.001 {
+        format!("{:.1} ms", seconds * 1e3)
+    } else if seconds < 1.0 {
+        format!("{:.0} ms", seconds * 1e3)
+    } else if seconds < 10.0 {
+        format!("{seconds:.1} s")
+    } else if seconds < 120.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 7200.0 {
+        format!("{:.1} min", seconds / 60.0)
+    } else if seconds < 3.0 * 86400.0 {
+        format!("{:.1} h", seconds / 3600.0)
+    } else {
+        format!("{:.1} days", seconds / 86400.0)
+    }
+}
+
+/// A count with thin separators: 1068363 → `1,068,363`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A moment as `YYYY-MM-DD HH:MM UTC`.
+pub fn utc(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm, proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn dates_and_counts_read() {
+        let t = UNIX_EPOCH + Duration::from_secs(1_795_628_400 + 7 * 60);
+        assert_eq!(utc(t), "2026-11-25 17:47 UTC");
+        assert_eq!(utc(UNIX_EPOCH), "1970-01-01 00:00 UTC");
+        assert_eq!(
+            utc(UNIX_EPOCH + Duration::from_secs(951_782_400)),
+            "2000-02-29 00:00 UTC"
+        );
+        assert_eq!(count(1_068_363), "1,068,363");
+        assert_eq!(count(999), "999");
+        assert_eq!(duration(90.0), "90 s");
+        assert_eq!(duration(2.54), "2.5 s");
+        assert_eq!(duration(0.0001), "0.1 ms");
+        assert_eq!(duration(0.25), "250 ms");
+        assert_eq!(duration(4.0 * 86400.0), "4.0 days");
+    }
+
+    #[test]
+    fn histogram_bins_every_class_once() {
+        let secs = [0.00001f32, 0.5, 0.6, 3.0, 3.1, 3.2, 150.0];
+        let h = CostHistogram::of(&secs);
+        assert_eq!(h.counts.iter().sum::<u64>(), secs.len() as u64);
+        assert!((h.seconds.iter().sum::<f64>() - 160.40001).abs() < 1e-3);
+        for (i, w) in h.edges.windows(2).enumerate() {
+            assert!(w[0] < w[1], "edges rise at {i}");
+        }
+        // 150 s lies in the last bin: [10^(8/4), 10^(9/4)) = [100, 177.8).
+        assert_eq!(*h.counts.last().unwrap(), 1);
+        assert!((h.edges.last().unwrap() - 100.0).abs() < 1e-9);
+        assert!(CostHistogram::of(&[]).counts.is_empty());
+    }
+
+    #[test]
+    fn quantiles_are_nearest_rank() {
+        let secs: Vec<f32> = (1..=100).map(|i| i as f32).collect();
+        assert_eq!(
+            quantiles(&secs, &[0.5, 0.9, 0.99, 1.0]),
+            vec![50.0, 90.0, 99.0, 100.0]
+        );
+    }
+}

@@ -1,0 +1,672 @@
+//! The report page's markup: maud templates for each section, inline SVG for the charts.
+
+use super::figures::{
+    BINS_PER_DECADE, CostHistogram, RemainingSource, count, duration, quantiles, remaining, utc,
+};
+use super::known::compare;
+use super::{BOARDS_DRAWN, BOARDS_LISTED, ReportData};
+use crate::board::{Board, letter_char};
+use crate::pipeline::{RunSnapshot, ShardSnapshot, ShardState};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+
+/// Shards drawn as one labelled bar each; more are drawn as a strip of small squares.
+const SHARD_BARS: usize = 64;
+/// Squares in the strip at most; beyond, each square stands for several shards.
+const STRIP_CELLS: usize = 2048;
+
+/// The whole page.
+pub fn render(d: &ReportData) -> String {
+    let s = &d.snapshot;
+    let m = &s.manifest;
+    let title = format!(
+        "{} {} proof at S = {} · {}",
+        m.size,
+        list_name(&m.wordlist),
+        m.threshold,
+        d.run_name
+    );
+    let page = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                // Nothing may be fetched: the page is read from a file, anywhere.
+                meta http-equiv="Content-Security-Policy"
+                    content="default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+                title { (title) }
+                style { (PreEscaped(CSS)) }
+            }
+            body {
+                header {
+                    div.kicker { "bogglemax proof report" }
+                    h1 {
+                        (m.size) " " (list_name(&m.wordlist)) " · "
+                        span.scoring { (m.scoring) " scoring" } " · S = " (m.threshold)
+                    }
+                    (state_line(d))
+                    p.meta {
+                        "Run " code { (d.run_name) } ", read " (utc(s.taken_at))
+                        " by bogglemax " (d.tool_version) ". This page is a snapshot: run "
+                        code { "bogglemax report RUN" } " again to refresh it."
+                    }
+                }
+                main {
+                    @if d.verdict.is_some() { (verdict_section(d)) }
+                    (progress_section(s))
+                    (shards_section(s))
+                    (costs_section(s))
+                    (boards_section(d))
+                    (settings_section(d))
+                }
+            }
+        }
+    };
+    page.into_string()
+}
+
+/// The word list's name without its file extension or `(built-in)`.
+fn list_name(wordlist: &str) -> String {
+    let name = wordlist.split_whitespace().next().unwrap_or(wordlist);
+    let name = name.rsplit('/').next().unwrap_or(name);
+    name.trim_end_matches(".txt")
+        .trim_end_matches(".bmx")
+        .to_uppercase()
+}
+
+/// The proof's state in words, as a coloured badge and a sentence.
+fn state_line(d: &ReportData) -> Markup {
+    let s = &d.snapshot;
+    let (done, total) = s.classes_done();
+    let [_, running, pending, failed, unreadable] = s.shard_counts();
+    let shards = s.shards.len();
+    match &d.verdict {
+        Some(v) if v.complete => html! {
+            p.state {
+                span #state .badge.complete { "complete" }
+                " Every one of the " (count(total)) " canonical classes is certified: the boards below are all the boards scoring "
+                (s.manifest.threshold) " or more."
+            }
+        },
+        Some(_) => html! {
+            p.state {
+                span #state .badge.failed { "incomplete" }
+                " Every shard is finished, but merge finds problems: see the verdict below."
+            }
+        },
+        None => html! {
+            p.state {
+                span #state .badge.running { "in progress" }
+                " " strong { (count(done)) " of " (count(total)) " classes certified" } ", "
+                (count((shards - s.shard_counts()[0]) as u64)) " of " (count(shards as u64)) " shards open: "
+                span.dot.running {} (running) " running, "
+                span.dot.pending {} (pending) " pending, "
+                span.dot.failed {} (failed) " failed"
+                @if unreadable > 0 { ", " span.dot.unreadable {} (unreadable) " unreadable" }
+                "."
+            }
+        },
+    }
+}
+
+/// Overall progress, CPU time spent and the time left.
+fn progress_section(s: &RunSnapshot) -> Markup {
+    let (done, total) = s.classes_done();
+    let share = if total > 0 {
+        done as f64 / total as f64
+    } else {
+        1.0
+    };
+    let r = remaining(s);
+    let running = s.shard_counts()[1];
+    let spent = s.cpu_seconds();
+    let interval = |(lo, hi): (f64, f64)| format!("{} – {}", duration(lo), duration(hi));
+    html! {
+        section #progress {
+            h2 { "Progress" }
+            div.bigbar title=(format!("{:.2} % of classes certified", share * 100.0)) {
+                div.fill style=(format!("width: {:.3}%", share * 100.0)) {}
+                span { (format!("{:.1} %", share * 100.0)) }
+            }
+            div.stats {
+                div.stat { div.v { (count(done)) } div.k { "of " (count(total)) " classes certified" } }
+                div.stat { div.v { (duration(spent)) } div.k { "CPU time spent" } }
+                div.stat #remaining {
+                    div.v { (if r.source == RemainingSource::Done { "none".to_string() } else { duration(r.cpu) }) }
+                    div.k {
+                        "CPU time left"
+                        @if let Some(i) = r.interval.filter(|_| r.source != RemainingSource::Done) {
+                            br; "90 %: " (interval(i))
+                        }
+                    }
+                }
+                div.stat #wall {
+                    @if r.source == RemainingSource::Done {
+                        div.v { "—" } div.k { "wall time left" }
+                    } @else if running > 0 {
+                        div.v { (duration(r.cpu / running as f64)) }
+                        div.k {
+                            "wall time left at the " (running) " worker(s) running now"
+                            @if let Some((lo, hi)) = r.interval { br; "90 %: " (interval((lo / running as f64, hi / running as f64))) }
+                        }
+                    } @else {
+                        div.v { (duration(r.cpu)) }
+                        div.k { "wall time left on one worker (none is running now)" }
+                    }
+                }
+            }
+            p.note {
+                @match r.source {
+                    RemainingSource::Done => { "Every class is finished." }
+                    RemainingSource::Estimate => {
+                        "Time left from the estimate this run was planned by (RUN/estimate.txt, "
+                        code { "bogglemax estimate" } "), for the " (count(r.classes_left)) " classes left."
+                    }
+                    RemainingSource::MeasuredRate => {
+                        "Time left from the measured rate: the mean CPU time of the " (count(s.class_seconds.len() as u64))
+                        " classes certified so far, times the " (count(r.classes_left)) " left (interval: that mean's 90 % interval). "
+                        "Class costs have a heavy tail, so early figures can be low; "
+                        code { "bogglemax estimate" } " predicts a run before it starts."
+                    }
+                    RemainingSource::Unknown => {
+                        "No class is finished and the run has no estimate: the time left is unknown. "
+                        code { "bogglemax estimate" } " predicts it."
+                    }
+                }
+                " Wall time assumes one thread per worker."
+            }
+        }
+    }
+}
+
+/// The colour class of a shard state.
+fn state_class(state: &ShardState) -> &'static str {
+    state.word()
+}
+
+/// One bar per shard, or a strip of squares when there are many.
+fn shards_section(s: &RunSnapshot) -> Markup {
+    let failed: Vec<&ShardSnapshot> = s
+        .shards
+        .iter()
+        .filter(|x| matches!(x.state, ShardState::Stopped))
+        .collect();
+    let unreadable: Vec<(u32, &str)> = s
+        .shards
+        .iter()
+        .filter_map(|x| match &x.state {
+            ShardState::Unreadable(why) => Some((x.index, why.as_str())),
+            _ => None,
+        })
+        .collect();
+    let finished: Vec<f64> = s
+        .shards
+        .iter()
+        .filter(|x| x.state == ShardState::Complete)
+        .map(|x| x.seconds)
+        .collect();
+    html! {
+        section #shards {
+            h2 { "Shards" }
+            p.legend {
+                span.dot.complete {} "complete " span.dot.running {} "running " span.dot.pending {} "pending "
+                span.dot.failed {} "failed (started, no worker now) "
+                @if !unreadable.is_empty() { span.dot.unreadable {} "unreadable" }
+            }
+            @if s.shards.len() <= SHARD_BARS { (shard_bars(s)) } @else { (shard_strip(s)) }
+            @if !finished.is_empty() {
+                @let mean = finished.iter().sum::<f64>() / finished.len() as f64;
+                @let max = finished.iter().cloned().fold(0.0, f64::max);
+                p.note {
+                    "Finished shards took " (duration(finished.iter().cloned().fold(f64::INFINITY, f64::min)))
+                    " to " (duration(max)) " of CPU (mean " (duration(mean)) "). "
+                    @if mean > 0.0 && max > 2.0 * mean {
+                        "The slowest took " (format!("{:.1}", max / mean)) "x the mean: replanning with "
+                        code { "plan --costs" } " deals shards more evenly."
+                    }
+                }
+            }
+            @if !failed.is_empty() {
+                p.warn {
+                    (failed.len()) " shard(s) started and stopped without finishing (their worker failed, was killed or hit a time limit; no lock is held and the journal has not been written to lately): "
+                    @for (i, x) in failed.iter().take(40).enumerate() {
+                        @if i > 0 { ", " } (x.index)
+                    }
+                    @if failed.len() > 40 { ", …" }
+                    ". Break them again to resume (" code { "bogglemax break RUN --shard N" } ", or "
+                    code { "scripts/slurm/resubmit.sh" } ")."
+                }
+            }
+            @for (k, why) in &unreadable {
+                p.warn { "Shard " (k) " cannot be read: " (why) }
+            }
+            p.note {
+                "Running means a worker of this machine holds the shard's lock, or (for workers on other machines) its journal was written to in the last minutes."
+            }
+        }
+    }
+}
+
+/// The label of a shard's state with its evidence.
+fn shard_title(x: &ShardSnapshot, now: std::time::SystemTime) -> String {
+    let ago = x
+        .last_write
+        .and_then(|t| now.duration_since(t).ok())
+        .map(|d| format!(", last written {} ago", duration(d.as_secs_f64())))
+        .unwrap_or_default();
+    let how = match &x.state {
+        ShardState::Locked => " (lock held on this machine)",
+        ShardState::RecentlyWritten => " (written to recently)",
+        _ => "",
+    };
+    format!(
+        "shard {}: {}/{} classes, {} CPU, {}{how}{ago}",
+        x.index,
+        x.done,
+        x.classes,
+        duration(x.seconds),
+        x.state.word()
+    )
+}
+
+fn shard_bars(s: &RunSnapshot) -> Markup {
+    html! {
+        div.shardbars {
+            @for x in &s.shards {
+                @let share = if x.classes > 0 { x.done as f64 / x.classes as f64 } else { 0.0 };
+                div.shardrow title=(shard_title(x, s.taken_at)) {
+                    span.k { (x.index) }
+                    div.bar { div class=(format!("fill {}", state_class(&x.state))) style=(format!("width: {:.2}%", share * 100.0)) {} }
+                    span.v { (x.done) "/" (x.classes) " · " (if x.done > 0 { duration(x.seconds) } else { "—".to_string() }) " · " span class=(format!("word {}", state_class(&x.state))) { (x.state.word()) } }
+                }
+            }
+        }
+    }
+}
+
+fn shard_strip(s: &RunSnapshot) -> Markup {
+    let per = s.shards.len().div_ceil(STRIP_CELLS);
+    let groups: Vec<&[ShardSnapshot]> = s.shards.chunks(per).collect();
+    let cols = 64usize;
+    let cell = 11usize;
+    let rows = groups.len().div_ceil(cols);
+    html! {
+        @if per > 1 { p.note { "Each square is " (per) " shards: coloured by the least finished of them." } }
+        svg.strip viewBox=(format!("0 0 {} {}", cols * cell, rows * cell)) width=(cols * cell) height=(rows * cell) role="img" {
+            @for (i, g) in groups.iter().enumerate() {
+                // A group shows its least finished shard: failures and pending work stand out.
+                @let worst = g.iter().min_by(|a, b| rank(&a.state).cmp(&rank(&b.state))).expect("chunks are not empty");
+                @let done: usize = g.iter().map(|x| x.done).sum();
+                @let classes: usize = g.iter().map(|x| x.classes).sum();
+                @let share = if classes > 0 { done as f64 / classes as f64 } else { 0.0 };
+                rect class=(state_class(&worst.state)) x=((i % cols) * cell) y=((i / cols) * cell)
+                    width=(cell - 2) height=(cell - 2) rx="2"
+                    fill-opacity=(if worst.state == ShardState::Complete || worst.state == ShardState::Pending { 1.0 } else { 0.35 + 0.65 * share }) {
+                    title { (if per == 1 { shard_title(worst, s.taken_at) } else { format!("shards {}-{}: {done}/{classes} classes", g[0].index, g[g.len() - 1].index) }) }
+                }
+            }
+        }
+    }
+}
+
+/// Order of attention: unreadable, failed, pending, running, complete.
+fn rank(state: &ShardState) -> u8 {
+    match state {
+        ShardState::Unreadable(_) => 0,
+        ShardState::Stopped => 1,
+        ShardState::Pending => 2,
+        ShardState::Locked | ShardState::RecentlyWritten => 3,
+        ShardState::Complete => 4,
+    }
+}
+
+/// The distribution of class costs and the slowest classes.
+fn costs_section(s: &RunSnapshot) -> Markup {
+    let h = CostHistogram::of(&s.class_seconds);
+    let q = quantiles(&s.class_seconds, &[0.5, 0.9, 0.99, 1.0]);
+    let total = s.cpu_seconds();
+    html! {
+        section #costs {
+            h2 { "Where the time goes" }
+            @if h.counts.is_empty() {
+                p.note { "No class is finished yet." }
+            } @else {
+                div.stats {
+                    div.stat { div.v { (duration(q[0])) } div.k { "median class" } }
+                    div.stat { div.v { (duration(q[1])) } div.k { "90th percentile" } }
+                    div.stat { div.v { (duration(q[2])) } div.k { "99th percentile" } }
+                    div.stat { div.v { (duration(q[3])) } div.k { "slowest class" } }
+                    div.stat { div.v { (format!("{:.0} MB", s.peak_bytes as f64 / 1e6)) } div.k { "largest tree (peak)" } }
+                    div.stat { div.v { (count(s.candidates)) } div.k { "candidates checked (" (duration(s.check_seconds)) ")" } }
+                }
+                (histogram(&h, total))
+                p.note {
+                    "Bars: classes per cost bin (log scale). Line: each bin's share of the CPU time. "
+                    "The slowest class and the largest tree tell the time and memory a Slurm task needs."
+                }
+                h3 { "Slowest classes" }
+                table.slowest {
+                    thead { tr { th { "class" } th { "shard" } th.num { "CPU" } th.num { "peak tree" } th.num { "candidates" } } }
+                    tbody {
+                        @for c in &s.slowest {
+                            tr {
+                                td { code { (c.class_id) } }
+                                td { (c.shard) }
+                                td.num { (format!("{:.2} s", c.seconds)) }
+                                td.num { (format!("{:.1} MB", c.peak_bytes as f64 / 1e6)) }
+                                td.num { (count(c.candidates)) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The histogram as SVG: bars of class counts on a log scale, a line of CPU-time shares.
+fn histogram(h: &CostHistogram, total_seconds: f64) -> Markup {
+    let (w, ht, left, bottom, top) = (720.0, 240.0, 48.0, 36.0, 14.0);
+    let n = h.counts.len();
+    let bw = (w - left - 8.0) / n as f64;
+    let max_count = *h.counts.iter().max().unwrap_or(&1) as f64;
+    let decades = (max_count.log10().ceil()).max(1.0);
+    let plot = ht - bottom - top;
+    // A single class still shows as a sliver.
+    let y_count = |c: f64| ht - bottom - (plot * c.log10() / decades).max(3.0);
+    let shares: Vec<f64> = h
+        .seconds
+        .iter()
+        .map(|&s| {
+            if total_seconds > 0.0 {
+                s / total_seconds
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let max_share = shares.iter().cloned().fold(0.0, f64::max).max(1e-9);
+    let y_share = |f: f64| ht - bottom - plot * f / max_share;
+    let line: String = shares
+        .iter()
+        .enumerate()
+        .map(|(i, &f)| format!("{:.1},{:.1}", left + bw * (i as f64 + 0.5), y_share(f)))
+        .collect::<Vec<_>>()
+        .join(" ");
+    html! {
+        svg.hist viewBox=(format!("0 0 {w} {ht}")) role="img" {
+            title { "Classes per cost bin, and each bin's share of the CPU time" }
+            // Count grid lines: one per decade.
+            @for dcd in 0..=(decades as u32) {
+                @let y = ht - bottom - plot * dcd as f64 / decades;
+                line.grid x1=(left) x2=(w - 8.0) y1=(y) y2=(y) {}
+                text.axis x=(left - 6.0) y=(y + 4.0) text-anchor="end" { (count(10u64.pow(dcd))) }
+            }
+            @for (i, &c) in h.counts.iter().enumerate() {
+                @let x = left + bw * i as f64;
+                @if c > 0 {
+                    @let y = y_count(c as f64);
+                    rect.bin x=(format!("{:.1}", x + 1.0)) y=(format!("{y:.1}")) width=(format!("{:.1}", (bw - 2.0).max(1.0)))
+                        height=(format!("{:.1}", ht - bottom - y)) {
+                        title { (count(c)) " classes of " (duration(h.edges[i])) " to " (duration(h.edges[i] * 10f64.powf(1.0 / BINS_PER_DECADE as f64))) ", " (format!("{:.1}", shares[i] * 100.0)) " % of the CPU time" }
+                    }
+                }
+                // A label at each whole decade.
+                @let decade = (h.edges[i].log10() * BINS_PER_DECADE as f64).round() as i64;
+                @if decade.rem_euclid(BINS_PER_DECADE as i64) == 0 {
+                    text.axis x=(format!("{x:.1}")) y=(ht - bottom + 16.0) text-anchor="middle" { (duration(h.edges[i])) }
+                    line.tick x1=(format!("{x:.1}")) x2=(format!("{x:.1}")) y1=(ht - bottom) y2=(ht - bottom + 5.0) {}
+                }
+            }
+            polyline.share points=(line) {}
+            text.axis x=(w / 2.0) y=(ht - 4.0) text-anchor="middle" { "CPU seconds per class (log scale)" }
+            text.axis.sharelabel x=(w - 10.0) y=(top) text-anchor="end" { "line: share of CPU time (peak " (format!("{:.0} %", max_share * 100.0)) ")" }
+        }
+    }
+}
+
+/// One board as a grid of dice.
+fn board_grid(board: &Board, id: &str) -> Markup {
+    let size = board.size();
+    let (cols, rows) = (size.cols(), size.rows());
+    html! {
+        div.board data-board=(id) style=(format!("grid-template-columns: repeat({cols}, 1fr)")) {
+            @for r in 0..rows {
+                @for c in 0..cols {
+                    @let l = letter_char(board.get(c * rows + r));
+                    div.cell { @if l == 'q' { "Qu" } @else { (l.to_ascii_uppercase()) } }
+                }
+            }
+        }
+    }
+}
+
+/// The boards at or above S, drawn, with the best known board beside them.
+fn boards_section(d: &ReportData) -> Markup {
+    let s = &d.snapshot;
+    let m = &s.manifest;
+    let size = m.size();
+    let known_best = d
+        .known
+        .iter()
+        .filter_map(|k| k.boards.first().map(|b| (b, k)))
+        .max_by(|a, b| a.0.1.cmp(&b.0.1).then(a.1.published.cmp(&b.1.published)));
+    let unit = if m.scoring == "words" {
+        "words"
+    } else {
+        "points"
+    };
+    html! {
+        section #boards {
+            h2 { "Boards scoring " (m.threshold) " or more" }
+            p.note {
+                (count(s.results.len() as u64)) " found"
+                @if d.verdict.as_ref().is_none_or(|v| !v.complete) { " so far (more may come from the classes left)" }
+                ", canonical, best first."
+                @if s.results.len() > BOARDS_DRAWN { " The first " (BOARDS_DRAWN) " are drawn; open one to see its words." }
+            }
+            div.boardrow {
+                div.found {
+                    @for (i, b) in s.results.iter().take(BOARDS_DRAWN).enumerate() {
+                        @if let Ok(board) = Board::parse(size, &b.board) {
+                            div.result {
+                                (board_grid(&board, &b.board))
+                                div.score { span.points { (b.score) } " " (unit) }
+                                code.string { (b.board) }
+                                @if let Some(words) = d.words.get(i) {
+                                    details {
+                                        summary { (words.len()) " words" }
+                                        p.words {
+                                            @for (j, w) in words.iter().enumerate() {
+                                                @if j > 0 { " " }
+                                                span title=(format!("{} points", w.points)) { (w.word) }
+                                            }
+                                        }
+                                    }
+                                }
+                                div.classid { "class " (b.class_id) }
+                            }
+                        }
+                    }
+                    @if s.results.is_empty() { p.note { "None yet." } }
+                }
+                @if let Some(((board, score), k)) = known_best {
+                    @if let Ok(b) = Board::parse(size, board) {
+                        aside.known {
+                            div.kicker { "best known" }
+                            (board_grid(&b, board))
+                            div.score { span.points { (score) } " " (unit) }
+                            code.string { (board) }
+                            p.note {
+                                @if k.published { "Published exhaustive search, " } @else { "Proven by bogglemax, " }
+                                code { (k.source) } "."
+                            }
+                        }
+                    }
+                }
+            }
+            @if s.results.len() > BOARDS_DRAWN {
+                h3 { "The rest" }
+                ol.more start=(BOARDS_DRAWN + 1) {
+                    @for b in s.results.iter().skip(BOARDS_DRAWN).take(BOARDS_LISTED - BOARDS_DRAWN) {
+                        li title=(format!("class {}", b.class_id)) { code { (b.board) } " " b { (b.score) } }
+                    }
+                }
+                @if s.results.len() > BOARDS_LISTED {
+                    p.note { "And " (count((s.results.len() - BOARDS_LISTED) as u64)) " more: every one is in RUN/results.csv after " code { "bogglemax merge RUN" } "." }
+                }
+            }
+        }
+    }
+}
+
+/// For a run whose shards are all finished: merge's verdict and the comparison with what is
+/// known.
+fn verdict_section(d: &ReportData) -> Markup {
+    let Some(v) = &d.verdict else {
+        return html! {};
+    };
+    let s = &d.snapshot;
+    let mine: Vec<(String, u64)> = s
+        .results
+        .iter()
+        .map(|b| (b.board.clone(), b.score))
+        .collect();
+    html! {
+        section #verdict {
+            h2 { "Verdict" }
+            @for k in &d.known {
+                @let c = compare(s.manifest.threshold as u64, &mine, k);
+                @let who = if k.published { "the published exhaustive search" } else { "bogglemax's published proof" };
+                @if c.equal() {
+                    p.agree #agreement {
+                        "✓ Equal to " (who) " (" code { (k.source) } "): the same " (c.same) " boards at " (c.at) " or more."
+                    }
+                } @else {
+                    p.warn {
+                        "✗ Differs from " (who) " (" code { (k.source) } ") at " (c.at) " or more: "
+                        (c.missing.len()) " of its boards missing here, " (c.extra.len()) " boards here it does not list."
+                    }
+                }
+            }
+            @for p in &d.published_counts {
+                @let at = (s.manifest.threshold as u64).max(p.threshold);
+                @let n = mine.iter().filter(|b| b.1 >= p.threshold).count();
+                @let best = mine.first().map(|b| (b.0.as_str(), b.1));
+                @if at == p.threshold && n == p.boards && best == Some(p.best) {
+                    p.agree {
+                        "✓ Equal to the published exhaustive search (" code { (p.source) } "): " (p.boards)
+                        " boards at " (p.threshold) " or more, " code { (p.best.0) } " (" (p.best.1) ") first."
+                    }
+                } @else if at == p.threshold {
+                    p.warn {
+                        "✗ The published exhaustive search (" code { (p.source) } ") finds " (p.boards) " boards at "
+                        (p.threshold) " or more, " (p.best.0) " (" (p.best.1) ") first; this run: " (n) "."
+                    }
+                }
+            }
+            p.note { "What " code { "bogglemax merge RUN" } " prints (computed here without writing anything):" }
+            pre #summary { (v.summary) }
+        }
+    }
+}
+
+/// The settings that define the run.
+fn settings_section(d: &ReportData) -> Markup {
+    let m = &d.snapshot.manifest;
+    html! {
+        section #settings {
+            h2 { "Settings" }
+            table.settings {
+                tr { th { "size" } td { (m.size) } }
+                tr { th { "word list" } td { (m.wordlist) br; code.sha { "sha256 " (m.wordlist_sha256) } } }
+                tr { th { "scoring" } td { (m.scoring) } }
+                tr { th { "S (score sought)" } td { (m.threshold) } }
+                tr { th { "switchover" } td { (m.switchover) } }
+                tr { th { "partition" } td { code { (m.partition) } } }
+                tr { th { "classes" } td { (count(m.classes)) } }
+                tr { th { "shards" } td { (count(m.shards as u64)) } }
+                tr { th { "planned by" } td { "bogglemax " (m.tool_version) } }
+            }
+        }
+    }
+}
+
+const CSS: &str = r#"
+:root { --ink:#1d2430; --muted:#5b6475; --line:#e3e6ec; --bg:#f6f7f9; --card:#fff;
+  --complete:#2e7d32; --running:#1e6fd9; --pending:#b8bec9; --failed:#c62828; --unreadable:#6a1b1b;
+  --die:#fbf7ec; --dieedge:#d9cfb4; }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--ink);
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+header { background: #1d2430; color: #fff; padding: 22px 32px 18px; }
+header h1 { margin: 2px 0 8px; font-size: 26px; font-weight: 650; letter-spacing: .2px; }
+header .scoring { font-weight: 450; }
+header .meta { color: #aeb6c5; margin: 6px 0 0; font-size: 13px; }
+header code { color: #dfe5ef; }
+.kicker { text-transform: uppercase; letter-spacing: .12em; font-size: 11px; color: #8d96a8; font-weight: 600; }
+.state { margin: 0; font-size: 16px; }
+.badge { display: inline-block; padding: 2px 10px; border-radius: 999px; font-weight: 650; font-size: 13px;
+  text-transform: uppercase; letter-spacing: .06em; color: #fff; margin-right: 6px; }
+.badge.complete { background: var(--complete); } .badge.running { background: var(--running); }
+.badge.failed { background: var(--failed); }
+main { max-width: 1080px; margin: 0 auto; padding: 20px 24px 48px; }
+section { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 18px 22px;
+  margin: 0 0 18px; }
+h2 { font-size: 17px; margin: 0 0 12px; } h3 { font-size: 14px; margin: 18px 0 6px; color: var(--muted); }
+code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .92em; }
+.note { color: var(--muted); font-size: 13px; margin: 8px 0 0; }
+.warn { color: var(--failed); background: #fdecec; border-radius: 6px; padding: 8px 12px; margin: 10px 0 0; }
+.agree { color: var(--complete); background: #eaf5eb; border-radius: 6px; padding: 8px 12px; margin: 0 0 10px; font-weight: 550; }
+.bigbar { position: relative; height: 26px; background: #eceff3; border-radius: 6px; overflow: hidden; }
+.bigbar .fill { height: 100%; background: linear-gradient(90deg, #2e7d32, #43a047); }
+.bigbar span { position: absolute; inset: 0; text-align: center; font-weight: 650; line-height: 26px; font-size: 13px; }
+.stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 10px; margin-top: 14px; }
+.stat { background: var(--bg); border-radius: 8px; padding: 10px 12px; }
+.stat .v { font-size: 20px; font-weight: 650; } .stat .k { color: var(--muted); font-size: 12.5px; }
+.dot { display: inline-block; width: 10px; height: 10px; border-radius: 3px; margin: 0 4px 0 8px; vertical-align: -1px; }
+.dot.complete, .fill.complete { background: var(--complete); } .dot.running, .fill.running { background: var(--running); }
+.dot.pending, .fill.pending { background: var(--pending); } .dot.failed, .fill.failed { background: var(--failed); }
+.dot.unreadable, .fill.unreadable { background: var(--unreadable); }
+.legend { font-size: 13px; color: var(--muted); margin: 0 0 10px; }
+.shardbars { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 4px 18px; }
+.shardrow { display: grid; grid-template-columns: 34px 1fr 170px; align-items: center; gap: 8px; font-size: 12.5px; }
+.shardrow .k { color: var(--muted); text-align: right; font-variant-numeric: tabular-nums; }
+.shardrow .bar { height: 10px; background: #eceff3; border-radius: 5px; overflow: hidden; }
+.shardrow .fill { height: 100%; }
+.shardrow .v { color: var(--muted); font-variant-numeric: tabular-nums; white-space: nowrap; }
+.word.complete { color: var(--complete); } .word.running { color: var(--running); } .word.failed { color: var(--failed); }
+svg.strip rect.complete { fill: var(--complete); } svg.strip rect.running { fill: var(--running); }
+svg.strip rect.pending { fill: var(--pending); } svg.strip rect.failed { fill: var(--failed); }
+svg.strip rect.unreadable { fill: var(--unreadable); }
+svg.strip { max-width: 100%; height: auto; }
+svg.hist { width: 100%; height: auto; margin-top: 14px; }
+svg.hist .bin { fill: #7aa7e0; } svg.hist .bin:hover { fill: #1e6fd9; }
+svg.hist .grid { stroke: var(--line); } svg.hist .tick { stroke: #9aa3b2; }
+svg.hist .axis { fill: var(--muted); font-size: 11px; }
+svg.hist .share { fill: none; stroke: #e07b39; stroke-width: 2; }
+svg.hist .sharelabel { fill: #c0602a; }
+table { border-collapse: collapse; font-size: 13.5px; }
+th, td { padding: 4px 12px 4px 0; text-align: left; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { color: var(--muted); font-weight: 600; } .num { text-align: right; font-variant-numeric: tabular-nums; }
+table.settings th { width: 170px; } code.sha { color: var(--muted); font-size: 12px; word-break: break-all; }
+.boardrow { display: flex; gap: 22px; align-items: flex-start; margin-top: 12px; }
+.found { flex: 1; display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 16px; }
+.result, .known { text-align: center; }
+.known { width: 190px; flex: none; background: #fff8e6; border: 1px solid #f0dca8; border-radius: 10px; padding: 12px; }
+.board { display: inline-grid; gap: 4px; padding: 6px; background: #2f3a4d; border-radius: 8px; }
+.cell { width: 30px; height: 30px; display: flex; align-items: center; justify-content: center;
+  background: var(--die); border-radius: 5px; box-shadow: inset 0 -2px 0 var(--dieedge);
+  font-weight: 750; font-size: 16px; color: #1d2430; }
+.score { margin-top: 4px; color: var(--muted); font-size: 13px; }
+.score .points { font-size: 18px; font-weight: 700; color: var(--ink); }
+code.string { display: block; font-size: 12px; color: var(--muted); }
+.classid { font-size: 11px; color: #98a0ae; }
+details { font-size: 12.5px; margin-top: 2px; } summary { cursor: pointer; color: var(--running); }
+.words { text-align: left; max-height: 180px; overflow: auto; background: var(--bg); padding: 6px 8px; border-radius: 6px;
+  word-spacing: 4px; margin: 4px 0; }
+ol.more { columns: 4 200px; font-size: 13px; margin: 4px 0 0; padding-left: 2.2em; }
+ol.more li { break-inside: avoid; color: var(--muted); } ol.more b { color: var(--ink); font-weight: 600; }
+pre#summary { background: var(--bg); padding: 12px 14px; border-radius: 8px; overflow: auto; font-size: 12.5px; margin: 6px 0 0; }
+@media (max-width: 700px) { .boardrow { flex-direction: column; } .known { width: auto; } }
+"#;
