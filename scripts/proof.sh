@@ -148,4 +148,10 @@ if [[ -f "$RUN/summary.txt" ]]; then
 fi
 echo "wall seconds: $(( $(date +%s) - start ))"
 [[ $status -eq 0 ]] && { check_published || status=$?; }
+# The page that shows the run at a glance (a failure to write it does not fail the proof).
+if page=$("$BOGGLEMAX" report "$RUN" 2> /dev/null); then
+    echo "report: $page (open it in a browser)"
+else
+    echo "proof.sh: could not write the report page (bogglemax report $RUN says why)" >&2
+fi
 exit "$status"

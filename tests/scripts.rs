@@ -93,6 +93,13 @@ fn scripts_take_relative_paths_from_the_callers_directory() {
     );
     assert!(out.contains("proof: complete"), "{out}");
     assert!(dir.path().join("run-proof/results.csv").exists());
+    // It ends by printing the page that shows the run.
+    let last = out.lines().last().unwrap_or_default();
+    assert_eq!(
+        last, "report: run-proof/report.html (open it in a browser)",
+        "{out}"
+    );
+    assert!(dir.path().join("run-proof/report.html").exists());
     assert!(!repo().join("run-proof").exists());
 }
 
