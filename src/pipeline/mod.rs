@@ -32,7 +32,7 @@ pub use error::PipelineError;
 pub use estimate::{
     Estimate, EstimateSettings, Replay, SampleSize, SampledClass, estimate, slurm_mem, slurm_time,
 };
-pub use journal::{ClassRecord, JournalContents, ShardJournal, read_journal};
+pub use journal::{ClassRecord, JournalContents, ShardJournal, read_journal, write_journal};
 pub use manifest::{Manifest, RunDir, Shard};
 pub use merge::{AuditReport, MergeReport, merge, rescore, verdict};
 pub use plan::{PlanSettings, plan, planned_manifest};

@@ -187,6 +187,30 @@ pub fn count(n: u64) -> String {
     out
 }
 
+/// A large count in words: `6.17 billion`, `1.86 million`, else with separators.
+pub fn compact(n: u64) -> String {
+    match n {
+        1_000_000_000.. => format!("{:.2} billion", n as f64 / 1e9),
+        10_000_000.. => format!("{:.1} million", n as f64 / 1e6),
+        _ => count(n),
+    }
+}
+
+/// Bytes in MB or GB: `376 MB`, `14.9 GB`.
+pub fn bytes(n: u64) -> String {
+    if n >= 1_000_000_000 {
+        format!("{:.2} GB", n as f64 / 1e9)
+    } else {
+        format!("{:.0} MB", n as f64 / 1e6)
+    }
+}
+
+/// An axis label for a power of ten: `1`, `10`, `100`, `1k`, …, `1M`, `1G`.
+pub fn power_label(exp: u32) -> String {
+    let unit = ["", "k", "M", "G", "T"][(exp / 3).min(4) as usize];
+    format!("{}{unit}", 10u64.pow(exp - 3 * (exp / 3).min(4)))
+}
+
 /// A moment as `YYYY-MM-DD HH:MM UTC`.
 pub fn utc(t: SystemTime) -> String {
     let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
@@ -224,6 +248,12 @@ mod tests {
         );
         assert_eq!(count(1_068_363), "1,068,363");
         assert_eq!(count(999), "999");
+        assert_eq!(compact(6_172_346_522), "6.17 billion");
+        assert_eq!(compact(12_260), "12,260");
+        assert_eq!(bytes(14_945_200_000), "14.95 GB");
+        assert_eq!(bytes(185_000_000), "185 MB");
+        let labels: Vec<String> = (0..7).map(power_label).collect();
+        assert_eq!(labels, ["1", "10", "100", "1k", "10k", "100k", "1M"]);
         assert_eq!(duration(90.0), "90 s");
         assert_eq!(duration(2.54), "2.5 s");
         assert_eq!(duration(0.0001), "0.1 ms");

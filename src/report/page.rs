@@ -1,7 +1,8 @@
 //! The report page's markup: maud templates for each section, inline SVG for the charts.
 
 use super::figures::{
-    BINS_PER_DECADE, CostHistogram, RemainingSource, count, duration, quantiles, remaining, utc,
+    BINS_PER_DECADE, CostHistogram, RemainingSource, bytes, compact, count, duration, power_label,
+    quantiles, remaining, utc,
 };
 use super::known::compare;
 use super::{BOARDS_DRAWN, BOARDS_LISTED, ReportData};
@@ -336,8 +337,8 @@ fn costs_section(s: &RunSnapshot) -> Markup {
                     div.stat { div.v { (duration(q[1])) } div.k { "90th percentile" } }
                     div.stat { div.v { (duration(q[2])) } div.k { "99th percentile" } }
                     div.stat { div.v { (duration(q[3])) } div.k { "slowest class" } }
-                    div.stat { div.v { (format!("{:.0} MB", s.peak_bytes as f64 / 1e6)) } div.k { "largest tree (peak)" } }
-                    div.stat { div.v { (count(s.candidates)) } div.k { "candidates checked (" (duration(s.check_seconds)) ")" } }
+                    div.stat { div.v { (bytes(s.peak_bytes)) } div.k { "largest tree (peak)" } }
+                    div.stat { div.v { (compact(s.candidates)) } div.k { "candidates checked (" (duration(s.check_seconds)) ")" } }
                 }
                 (histogram(&h, total))
                 p.note {
@@ -353,7 +354,7 @@ fn costs_section(s: &RunSnapshot) -> Markup {
                                 td { code { (c.class_id) } }
                                 td { (c.shard) }
                                 td.num { (format!("{:.2} s", c.seconds)) }
-                                td.num { (format!("{:.1} MB", c.peak_bytes as f64 / 1e6)) }
+                                td.num { (bytes(c.peak_bytes)) }
                                 td.num { (count(c.candidates)) }
                             }
                         }
@@ -366,7 +367,7 @@ fn costs_section(s: &RunSnapshot) -> Markup {
 
 /// The histogram as SVG: bars of class counts on a log scale, a line of CPU-time shares.
 fn histogram(h: &CostHistogram, total_seconds: f64) -> Markup {
-    let (w, ht, left, bottom, top) = (720.0, 240.0, 48.0, 36.0, 14.0);
+    let (w, ht, left, bottom, top) = (720.0, 240.0, 40.0, 36.0, 14.0);
     let n = h.counts.len();
     let bw = (w - left - 8.0) / n as f64;
     let max_count = *h.counts.iter().max().unwrap_or(&1) as f64;
@@ -400,7 +401,7 @@ fn histogram(h: &CostHistogram, total_seconds: f64) -> Markup {
             @for dcd in 0..=(decades as u32) {
                 @let y = ht - bottom - plot * dcd as f64 / decades;
                 line.grid x1=(left) x2=(w - 8.0) y1=(y) y2=(y) {}
-                text.axis x=(left - 6.0) y=(y + 4.0) text-anchor="end" { (count(10u64.pow(dcd))) }
+                text.axis x=(left - 6.0) y=(y + 4.0) text-anchor="end" { (power_label(dcd)) }
             }
             @for (i, &c) in h.counts.iter().enumerate() {
                 @let x = left + bw * i as f64;
@@ -546,6 +547,15 @@ fn verdict_section(d: &ReportData) -> Markup {
                     p.warn {
                         "✗ Differs from " (who) " (" code { (k.source) } ") at " (c.at) " or more: "
                         (c.missing.len()) " of its boards missing here, " (c.extra.len()) " boards here it does not list."
+                        @for (what, list) in [("missing", &c.missing), ("not listed", &c.extra)] {
+                            @if !list.is_empty() {
+                                br; (what) ": "
+                                @for (i, (b, sc)) in list.iter().take(8).enumerate() {
+                                    @if i > 0 { ", " } code { (b) } " " (sc)
+                                }
+                                @if list.len() > 8 { ", …" }
+                            }
+                        }
                     }
                 }
             }
