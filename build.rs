@@ -41,7 +41,8 @@ fn main() {
     for f in &files {
         let _ = writeln!(
             out,
-            "    ({f:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/{f}\"))),"
+            "    ({f:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {:?}))),",
+            format!("/{f}")
         );
     }
     out.push_str("];\n");

@@ -85,6 +85,7 @@ fn main() {
     );
     time_page(&run, &root.join("in-progress.html"), "in progress");
     for k in finished..shards {
+        let _ = std::fs::remove_file(run.journal_path(k));
         write_shard(&run, k, 1.0, &boards);
     }
     time_page(&run, &root.join("complete.html"), "complete");

@@ -328,17 +328,28 @@ impl Browser {
             .expect("chromium starts");
         let stderr = child.stderr.take().expect("piped");
         let (tx, rx) = mpsc::channel();
+        // Every line goes to the channel: the address, or what Chromium said before it died.
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines() {
                 let Ok(line) = line else { break };
-                if let Some(url) = line.split("DevTools listening on ").nth(1) {
-                    let _ = tx.send(url.trim().to_string());
+                if tx.send(line).is_err() {
+                    break;
                 }
             }
         });
-        let url = rx
-            .recv_timeout(HANG_LIMIT)
-            .expect("chromium prints its DevTools address");
+        let mut said = Vec::new();
+        let url = loop {
+            match rx.recv_timeout(HANG_LIMIT) {
+                Ok(line) => match line.split("DevTools listening on ").nth(1) {
+                    Some(url) => break url.trim().to_string(),
+                    None => said.push(line),
+                },
+                Err(e) => panic!(
+                    "chromium printed no DevTools address ({e}); it said:\n{}",
+                    said.join("\n")
+                ),
+            }
+        };
         let (ws, _) = tungstenite::connect(url.as_str()).expect("DevTools WebSocket");
         if let MaybeTlsStream::Plain(tcp) = ws.get_ref() {
             tcp.set_read_timeout(Some(HANG_LIMIT)).expect("timeout");
@@ -405,12 +416,21 @@ impl Browser {
     /// Loads the page, waits for its load event, and reads the DOM.
     fn render(&mut self, page: &Path) -> Value {
         let url = format!("file://{}", page.display());
+        self.events.clear();
         self.call("Page.navigate", json!({ "url": url }));
-        while !self
-            .events
-            .iter()
-            .any(|e| e["method"] == "Page.loadEventFired")
-        {
+        // The load event that counts is the first after the main frame has navigated to the
+        // page (not a late one of about:blank).
+        let loaded = |events: &[Value]| {
+            let navigated = events.iter().position(|e| {
+                e["method"] == "Page.frameNavigated" && e["params"]["frame"]["url"] == url
+            });
+            navigated.is_some_and(|i| {
+                events[i..]
+                    .iter()
+                    .any(|e| e["method"] == "Page.loadEventFired")
+            })
+        };
+        while !loaded(&self.events) {
             self.next_message();
         }
         let js = r#"JSON.stringify({
@@ -423,7 +443,7 @@ impl Browser {
             })),
             scores: [...document.querySelectorAll('.result .points')].map(p => p.textContent),
             summary: document.getElementById('summary')?.textContent ?? null,
-            agreement: document.getElementById('agreement')?.textContent ?? null,
+            agreement: document.querySelector('.agree')?.textContent ?? null,
             remaining: document.querySelector('#remaining .v')?.textContent ?? null,
             resources: performance.getEntriesByType('resource').length,
         })"#;

@@ -95,11 +95,13 @@ fn scripts_take_relative_paths_from_the_callers_directory() {
     assert!(dir.path().join("run-proof/results.csv").exists());
     // It ends by printing the page that shows the run.
     let last = out.lines().last().unwrap_or_default();
+    let page = dir.path().join("run-proof/report.html");
     assert_eq!(
-        last, "report: run-proof/report.html (open it in a browser)",
+        last,
+        format!("report: {} (open it in a browser)", page.display()),
         "{out}"
     );
-    assert!(dir.path().join("run-proof/report.html").exists());
+    assert!(page.exists());
     assert!(!repo().join("run-proof").exists());
 }
 

@@ -6,7 +6,7 @@ use anyhow::{Context, bail};
 use bogglemax::board::Size;
 use bogglemax::pipeline::{self, BreakOptions, PlanSettings, RunDir};
 use clap::Args;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -417,16 +417,27 @@ pub fn run_report(args: &ReportArgs, out: &mut Output) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| args.run.join("report.html"));
-    if let Ok(existing) = std::fs::read(&path) {
-        let earlier_report = existing.starts_with(b"<!DOCTYPE html>")
-            && existing
-                .windows(REPORT_MARK.len())
-                .any(|w| w == REPORT_MARK);
-        if !earlier_report {
-            bail!(
-                "{}: exists and is not a bogglemax report; choose another --out (nothing was written)",
-                path.display()
-            );
+    // Only a missing file or an earlier report may be replaced: anything else, or a file that
+    // cannot be read to tell, is left alone.
+    match std::fs::File::open(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => bail!(
+            "{}: {e}; choose another --out (nothing was written)",
+            path.display()
+        ),
+        Ok(f) => {
+            let mut head = Vec::new();
+            f.take(4096)
+                .read_to_end(&mut head)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let earlier_report = head.starts_with(b"<!DOCTYPE html>")
+                && head.windows(REPORT_MARK.len()).any(|w| w == REPORT_MARK);
+            if !earlier_report {
+                bail!(
+                    "{}: exists and is not a bogglemax report; choose another --out (nothing was written)",
+                    path.display()
+                );
+            }
         }
     }
     let options = pipeline::SnapshotOptions {
@@ -448,5 +459,5 @@ pub fn run_report(args: &ReportArgs, out: &mut Output) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What marks a file as a page `report` wrote (its header's kicker).
+/// What marks a file as a page `report` wrote (its `generator` meta tag, in its first lines).
 const REPORT_MARK: &[u8] = b"bogglemax proof report";

@@ -17,7 +17,8 @@
 //! costs 72 bytes; `break --keep-candidates` adds the whole candidate list, compressed.
 //! Format 1 (`BMXJRNL1`) journaled every candidate unchecked; it is refused by name.
 //! A crash can only tear the last record: a record that runs past the end of the file, or
-//! fails its checksum as the very last bytes, is dropped (and cut off when the journal is
+//! fails its checksum as the very last bytes, or a tail of zero bytes (an append whose length
+//! a network file system shows before its bytes), is dropped (and cut off when the journal is
 //! opened for writing). A bad record followed by more data is corruption and is refused.
 
 use super::error::PipelineError;
@@ -335,15 +336,24 @@ fn parse(
             break;
         }
         let payload = &bytes[at + 8..end];
+        // A file system can show an append's new length before its bytes (zeros, on some
+        // network file systems): a tail of zeros is a record still being written, not damage.
+        let zero_tail = || bytes[at..].iter().all(|&b| b == 0);
         if crc32fast::hash(payload) != crc {
-            if end == bytes.len() {
+            if end == bytes.len() || zero_tail() {
                 out.torn = true;
                 break;
             }
             return Err(corrupt(format!("record at byte {at} fails its checksum")));
         }
-        let rec = ClassRecord::decode(payload, size)
-            .map_err(|why| corrupt(format!("record at byte {at}: {why}")))?;
+        let rec = match ClassRecord::decode(payload, size) {
+            Ok(rec) => rec,
+            Err(_) if zero_tail() => {
+                out.torn = true;
+                break;
+            }
+            Err(why) => return Err(corrupt(format!("record at byte {at}: {why}"))),
+        };
         match rec.part {
             None => {
                 let class_id = rec.class_id;
@@ -360,14 +370,21 @@ fn parse(
     Ok(out)
 }
 
-/// Writes a whole journal at once (atomically, synced once): for tools and benchmarks that
-/// make journals. Workers append with [`ShardJournal`] instead, a synced record at a time.
+/// Writes a new journal whole (atomically, synced once): for tools and benchmarks that make
+/// journals. Refuses if `path` exists, so it never replaces a journal a worker may be
+/// appending to. Workers append with [`ShardJournal`] instead, a synced record at a time.
 pub fn write_journal(
     path: &Path,
     run_id: u64,
     size: Size,
     records: &[ClassRecord],
 ) -> Result<(), PipelineError> {
+    if path.exists() {
+        return Err(PipelineError::Usage(format!(
+            "{}: a journal exists here; nothing was written",
+            path.display()
+        )));
+    }
     let mut bytes = MAGIC.to_vec();
     bytes.extend_from_slice(&run_id.to_le_bytes());
     for rec in records {
@@ -565,6 +582,20 @@ mod tests {
         let back = read_journal(&path, 42, size).unwrap();
         assert_eq!(back.classes.get(&7), Some(&whole));
         assert!(!back.torn);
+        assert!(
+            write_journal(&path, 42, size, &[]).is_err(),
+            "never replaces one"
+        );
+        // Zeros after the last record read as a torn tail; a zeroed record before data is not.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let good = bytes.len();
+        bytes.extend_from_slice(&[0; 40]);
+        std::fs::write(&path, &bytes).unwrap();
+        let back = read_journal(&path, 42, size).unwrap();
+        assert!(back.torn && back.valid_len == good as u64 && back.classes.len() == 1);
+        bytes.extend_from_within(16..good);
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read_journal(&path, 42, size).is_err());
         assert_eq!(count_u32(u32::MAX as usize, "results"), Ok(u32::MAX));
     }
 }

@@ -295,16 +295,55 @@ impl RunSnapshot {
     pub fn shard_counts(&self) -> [usize; 5] {
         let mut n = [0; 5];
         for s in &self.shards {
-            let i = match s.state.word() {
-                "complete" => 0,
-                "running" => 1,
-                "pending" => 2,
-                "failed" => 3,
-                _ => 4,
+            let i = match s.state {
+                ShardState::Complete => 0,
+                ShardState::Locked | ShardState::RecentlyWritten => 1,
+                ShardState::Pending => 2,
+                ShardState::Stopped => 3,
+                ShardState::Unreadable(_) => 4,
             };
             n[i] += 1;
         }
         n
+    }
+}
+
+#[cfg(test)]
+impl RunSnapshot {
+    /// A snapshot of a one-shard run of `classes` classes, `done` of them finished, costing
+    /// 1 s and 3 s in turn.
+    pub(crate) fn synthetic(classes: u64, done: usize) -> RunSnapshot {
+        let class_seconds: Vec<f32> = (0..done).map(|i| [1.0, 3.0][i % 2]).collect();
+        RunSnapshot {
+            manifest: Manifest {
+                tool_version: "test".into(),
+                size: "3x3".into(),
+                partition: "aeiosuy bcdfghjklmnpqrtvwxz".into(),
+                threshold: 500,
+                switchover: 1000,
+                scoring: "standard".into(),
+                wordlist: "enable2k".into(),
+                wordlist_sha256: String::new(),
+                classes,
+                shards: 1,
+            },
+            shards: vec![ShardSnapshot {
+                index: 0,
+                classes: classes as usize,
+                done,
+                seconds: class_seconds.iter().map(|&s| s as f64).sum(),
+                state: ShardState::Locked,
+                last_write: None,
+            }],
+            class_seconds,
+            slowest: Vec::new(),
+            results: Vec::new(),
+            candidates: 0,
+            check_seconds: 0.0,
+            peak_bytes: 0,
+            estimate: None,
+            taken_at: SystemTime::UNIX_EPOCH,
+        }
     }
 }
 
@@ -325,19 +364,19 @@ fn keep_slowest(slowest: &mut Vec<ClassFigures>, c: ClassFigures) {
     slowest.truncate(SLOWEST_KEPT);
 }
 
-/// A file's key in the kernel's lock table: (device major, device minor, inode).
-type LockKey = (u32, u32, u64);
+/// A file's key in the kernel's lock table: its inode number.
+///
+/// `/proc/locks` names a file by the device of its file system and its inode, but that
+/// device is not always the one `stat` reports (btrfs subvolumes, overlayfs), so only the
+/// inode is compared: a lock on another file system's file of the same inode number could
+/// make an idle shard look running, never a running one look idle.
+type LockKey = u64;
 
 /// The key of `path` in `/proc/locks`, where it can have one.
 #[cfg(unix)]
 fn locked_inode_of(path: &Path) -> Option<LockKey> {
     use std::os::unix::fs::MetadataExt;
-    let md = std::fs::metadata(path).ok()?;
-    let dev = md.dev();
-    // Linux's encoding of a device number (glibc's gnu_dev_major / gnu_dev_minor).
-    let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
-    let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
-    Some((major as u32, minor as u32, md.ino()))
+    std::fs::metadata(path).ok().map(|md| md.ino())
 }
 
 #[cfg(not(unix))]
@@ -345,28 +384,27 @@ fn locked_inode_of(_path: &Path) -> Option<LockKey> {
     None
 }
 
-/// The files that processes of this machine hold locks on, read from `/proc/locks` (empty
-/// where there is none). Reading it takes no lock.
+/// The files that processes of this machine hold exclusive locks on, read from `/proc/locks`
+/// (empty where there is none). Reading it takes no lock.
 fn locked_inodes() -> Vec<LockKey> {
     std::fs::read_to_string("/proc/locks")
         .map(|t| parse_proc_locks(&t))
         .unwrap_or_default()
 }
 
-/// The (major, minor, inode) of each line of `/proc/locks`, e.g.
-/// `1: FLOCK  ADVISORY  WRITE 19433 fe:00:5374046 0 EOF` (a blocked waiter's line, marked
-/// `->`, names the same file as the holder before it).
+/// The inode of each exclusive (`WRITE`) lock held in `/proc/locks`, e.g.
+/// `1: FLOCK  ADVISORY  WRITE 19433 fe:00:5374046 0 EOF`. Shared (`READ`) locks, such as the
+/// one `status` takes for an instant, are no worker's; a blocked waiter's line (marked `->`)
+/// holds nothing.
 fn parse_proc_locks(text: &str) -> Vec<LockKey> {
     text.lines()
+        .filter(|line| !line.contains("->"))
+        .filter(|line| line.split_whitespace().any(|w| w == "WRITE"))
         .filter_map(|line| {
             let id = line
                 .split_whitespace()
                 .find(|w| w.matches(':').count() == 2)?;
-            let mut parts = id.split(':');
-            let major = u32::from_str_radix(parts.next()?, 16).ok()?;
-            let minor = u32::from_str_radix(parts.next()?, 16).ok()?;
-            let inode = parts.next()?.parse().ok()?;
-            Some((major, minor, inode))
+            id.rsplit(':').next()?.parse().ok()
         })
         .collect()
 }
@@ -378,12 +416,10 @@ mod tests {
     #[test]
     fn proc_locks_lines_name_their_files() {
         let text = "1: FLOCK  ADVISORY  WRITE 19433 fe:00:5374046 0 EOF\n\
-                    1: -> FLOCK  ADVISORY  WRITE 19500 fe:00:5374046 0 EOF\n\
-                    2: POSIX  ADVISORY  READ 812 00:1a:77 0 EOF\n";
-        assert_eq!(
-            parse_proc_locks(text),
-            vec![(0xfe, 0, 5374046), (0xfe, 0, 5374046), (0, 0x1a, 77)]
-        );
+                    1: -> FLOCK  ADVISORY  WRITE 19500 fe:00:5374047 0 EOF\n\
+                    2: POSIX  ADVISORY  READ 812 00:1a:77 0 EOF\n\
+                    3: FLOCK  ADVISORY  WRITE 901 00:2b:88 0 EOF\n";
+        assert_eq!(parse_proc_locks(text), vec![5374046, 88]);
     }
 
     /// A file this process locks is found in the lock table; unlocked, it is gone.

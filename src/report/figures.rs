@@ -33,60 +33,88 @@ pub struct Remaining {
 /// The z-value of a two-sided 90 % interval.
 const Z90: f64 = 1.645;
 
-/// The remaining CPU time of a run: from its estimate where it has one (the estimate's
-/// figures for the whole run, times the share of classes left), else from the mean and
-/// spread of the finished classes' costs (the interval of that mean, times the classes left;
-/// it assumes the classes left cost what the finished ones did, which a heavy tail of costs
-/// can make optimistic early on).
-pub fn remaining(snap: &RunSnapshot) -> Remaining {
+/// The measured rate is preferred to the run's estimate once this share of the classes is
+/// certified (and at least [`RATE_MIN_CLASSES`]).
+pub const RATE_PREFERRED_SHARE: f64 = 0.05;
+/// See [`RATE_PREFERRED_SHARE`].
+const RATE_MIN_CLASSES: usize = 30;
+
+/// The remaining CPU time of a run, and the other figure where there are two.
+///
+/// Two sources: the estimate the run was planned by (its figures for the whole run, times
+/// the share of classes left), and the measured rate (the mean cost of the finished classes
+/// times the classes left, with a 90 % prediction interval for that sum; it assumes the
+/// classes left cost what the finished ones did, which a heavy tail of costs, or classes
+/// broken cheapest first, can make optimistic).
+/// The first is preferred until [`RATE_PREFERRED_SHARE`] of the classes are certified.
+pub fn remaining(snap: &RunSnapshot) -> (Remaining, Option<Remaining>) {
     let (done, total) = snap.classes_done();
     let left = total.saturating_sub(done);
     if left == 0 {
-        return Remaining {
+        let done = Remaining {
             cpu: 0.0,
             interval: Some((0.0, 0.0)),
             source: RemainingSource::Done,
             classes_left: 0,
         };
+        return (done, None);
     }
-    if let Some(e) = snap.estimate.filter(|e| e.classes == total && total > 0) {
-        let share = left as f64 / total as f64;
-        return Remaining {
-            cpu: e.cpu_seconds * share,
-            interval: Some((e.cpu_seconds_90.0 * share, e.cpu_seconds_90.1 * share)),
-            source: RemainingSource::Estimate,
-            classes_left: left,
-        };
-    }
+    let estimate = snap
+        .estimate
+        .filter(|e| e.classes == total && total > 0)
+        .map(|e| {
+            let share = left as f64 / total as f64;
+            Remaining {
+                cpu: e.cpu_seconds * share,
+                interval: Some((e.cpu_seconds_90.0 * share, e.cpu_seconds_90.1 * share)),
+                source: RemainingSource::Estimate,
+                classes_left: left,
+            }
+        });
+    let rate = measured_rate(&snap.class_seconds, left);
     let n = snap.class_seconds.len();
-    if n == 0 {
-        return Remaining {
-            cpu: f64::NAN,
-            interval: None,
-            source: RemainingSource::Unknown,
-            classes_left: left,
-        };
+    let rate_first = n >= RATE_MIN_CLASSES && n as f64 >= RATE_PREFERRED_SHARE * total as f64;
+    match (estimate, rate) {
+        (Some(e), Some(r)) if rate_first => (r, Some(e)),
+        (Some(e), r) => (e, r),
+        (None, Some(r)) => (r, None),
+        (None, None) => (
+            Remaining {
+                cpu: f64::NAN,
+                interval: None,
+                source: RemainingSource::Unknown,
+                classes_left: left,
+            },
+            None,
+        ),
     }
-    let mean = snap.class_seconds.iter().map(|&s| s as f64).sum::<f64>() / n as f64;
+}
+
+/// The remaining CPU time at the mean cost of the finished classes (`None` if there are none).
+fn measured_rate(seconds: &[f32], left: u64) -> Option<Remaining> {
+    let n = seconds.len();
+    if n == 0 {
+        return None;
+    }
+    let mean = seconds.iter().map(|&s| s as f64).sum::<f64>() / n as f64;
     let interval = (n >= 2).then(|| {
-        let var = snap
-            .class_seconds
+        let var = seconds
             .iter()
             .map(|&s| (s as f64 - mean).powi(2))
             .sum::<f64>()
             / (n - 1) as f64;
-        let half = Z90 * (var / n as f64).sqrt();
-        (
-            ((mean - half) * left as f64).max(0.0),
-            (mean + half) * left as f64,
-        )
+        // A prediction interval for the sum of `left` more costs: each varies as the finished
+        // ones did (left·σ²), and their mean is only known to σ²/n (left²·σ²/n).
+        let left = left as f64;
+        let half = Z90 * (var * left * (1.0 + left / n as f64)).sqrt();
+        ((mean * left - half).max(0.0), mean * left + half)
     });
-    Remaining {
+    Some(Remaining {
         cpu: mean * left as f64,
         interval,
         source: RemainingSource::MeasuredRate,
         classes_left: left,
-    }
+    })
 }
 
 /// A histogram of class costs on a log axis: bins a quarter of a decade wide.
@@ -274,6 +302,39 @@ mod tests {
         assert_eq!(*h.counts.last().unwrap(), 1);
         assert!((h.edges.last().unwrap() - 100.0).abs() < 1e-9);
         assert!(CostHistogram::of(&[]).counts.is_empty());
+    }
+
+    /// The estimate leads until 5 % of the classes are certified, then the measured rate;
+    /// the interval of the rate is its mean's, times the classes left.
+    #[test]
+    fn remaining_time_comes_from_the_estimate_then_the_rate() {
+        use crate::pipeline::{PlannedEstimate, RunSnapshot};
+        let snapshot = |done: usize| {
+            let mut snap = RunSnapshot::synthetic(1000, done);
+            snap.estimate = Some(PlannedEstimate {
+                classes: 1000,
+                cpu_seconds: 4000.0,
+                cpu_seconds_90: (3000.0, 5000.0),
+            });
+            snap
+        };
+        let (first, other) = remaining(&snapshot(10));
+        assert_eq!(first.source, RemainingSource::Estimate);
+        assert_eq!(first.cpu, 4000.0 * 0.99);
+        assert_eq!(first.interval, Some((3000.0 * 0.99, 5000.0 * 0.99)));
+        assert_eq!(other.map(|o| o.source), Some(RemainingSource::MeasuredRate));
+        // 100 classes of 1 s and 3 s alternating: mean 2, variance 100/99, 900 left.
+        let (first, other) = remaining(&snapshot(100));
+        assert_eq!(first.source, RemainingSource::MeasuredRate);
+        assert!((first.cpu - 1800.0).abs() < 1e-9);
+        let (lo, hi) = first.interval.unwrap();
+        let half = 1.645 * (100.0f64 / 99.0 * 900.0 * (1.0 + 9.0)).sqrt();
+        assert!((lo - (1800.0 - half)).abs() < 1e-6 && (hi - (1800.0 + half)).abs() < 1e-6);
+        assert_eq!(other.map(|o| o.source), Some(RemainingSource::Estimate));
+        let (done, _) = remaining(&RunSnapshot::synthetic(1000, 1000));
+        assert_eq!((done.source, done.cpu), (RemainingSource::Done, 0.0));
+        let (none, _) = remaining(&RunSnapshot::synthetic(1000, 0));
+        assert_eq!(none.source, RemainingSource::Unknown);
     }
 
     #[test]

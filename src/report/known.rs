@@ -42,6 +42,12 @@ pub fn lists_for(size: &str, wordlist_sha256: &str, scoring: &str) -> Vec<KnownL
 /// `refdata/best-boards-SIZE.LIST.txt` are named by list, with thresholds in the table of
 /// `refdata/README.md` and the list's checksum taken from a results header of that list.
 fn parse_known(files: &[(&str, &str)]) -> Vec<KnownList> {
+    parse_known_with_checksums(files).0
+}
+
+/// The lists, and the checksum of each word list named in a results header (by lower-case
+/// name).
+fn parse_known_with_checksums(files: &[(&str, &str)]) -> (Vec<KnownList>, HashMap<String, String>) {
     let boards = |text: &str| -> Vec<(String, u64)> {
         text.lines()
             .filter(|l| !l.starts_with('#'))
@@ -119,7 +125,7 @@ fn parse_known(files: &[(&str, &str)]) -> Vec<KnownList> {
             boards: boards(text),
         });
     }
-    lists
+    (lists, sha_of_list)
 }
 
 /// A published result known by its count and best board only (refdata/README.md).
@@ -154,16 +160,13 @@ pub fn published_counts_for(
     wordlist_sha256: &str,
     scoring: &str,
 ) -> Vec<PublishedCount> {
-    let sha_of = |name: &str| {
-        known_lists()
-            .into_iter()
-            .find(|k| !k.published && k.source.contains(&format!("-{name}-")))
-            .map(|k| k.wordlist_sha256)
-    };
+    let (_, sha_of_list) = parse_known_with_checksums(KNOWN_FILES);
     PUBLISHED_COUNTS
         .iter()
         .filter(|(z, list, sc, _)| {
-            *z == size && *sc == scoring && sha_of(list).as_deref() == Some(wordlist_sha256)
+            *z == size
+                && *sc == scoring
+                && sha_of_list.get(*list).map(String::as_str) == Some(wordlist_sha256)
         })
         .map(|(_, _, _, p)| p.clone())
         .collect()

@@ -12,7 +12,8 @@ mod known;
 mod page;
 
 pub use figures::{
-    CostHistogram, Remaining, RemainingSource, count, duration, quantiles, remaining, utc,
+    CostHistogram, RATE_PREFERRED_SHARE, Remaining, RemainingSource, count, duration, quantiles,
+    remaining, utc,
 };
 pub use known::{
     Comparison, KnownList, PublishedCount, compare, known_lists, lists_for, published_counts_for,

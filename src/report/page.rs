@@ -1,8 +1,8 @@
 //! The report page's markup: maud templates for each section, inline SVG for the charts.
 
 use super::figures::{
-    BINS_PER_DECADE, CostHistogram, RemainingSource, bytes, compact, count, duration, power_label,
-    quantiles, remaining, utc,
+    BINS_PER_DECADE, CostHistogram, RATE_PREFERRED_SHARE, RemainingSource, bytes, compact, count,
+    duration, power_label, quantiles, remaining, utc,
 };
 use super::known::compare;
 use super::{BOARDS_DRAWN, BOARDS_LISTED, ReportData};
@@ -32,6 +32,8 @@ pub fn render(d: &ReportData) -> String {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
+                // What `report` looks for before it replaces a file: keep it in the first lines.
+                meta name="generator" content="bogglemax proof report";
                 // Nothing may be fetched: the page is read from a file, anywhere.
                 meta http-equiv="Content-Security-Policy"
                     content="default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -95,6 +97,16 @@ fn state_line(d: &ReportData) -> Markup {
                 " Every shard is finished, but merge finds problems: see the verdict below."
             }
         },
+        None if running == 0 => html! {
+            p.state {
+                span #state .badge.failed { "stalled" }
+                " " strong { (count(done)) " of " (count(total)) " classes certified" } ", and no worker is running: "
+                span.dot.pending {} (pending) " shards pending, "
+                span.dot.failed {} (failed) " failed"
+                @if unreadable > 0 { ", " span.dot.unreadable {} (unreadable) " unreadable" }
+                ". Break them to go on."
+            }
+        },
         None => html! {
             p.state {
                 span #state .badge.running { "in progress" }
@@ -114,11 +126,11 @@ fn state_line(d: &ReportData) -> Markup {
 fn progress_section(s: &RunSnapshot) -> Markup {
     let (done, total) = s.classes_done();
     let share = if total > 0 {
-        done as f64 / total as f64
+        (done as f64 / total as f64).min(1.0)
     } else {
         1.0
     };
-    let r = remaining(s);
+    let (r, other) = remaining(s);
     let running = s.shard_counts()[1];
     let spent = s.cpu_seconds();
     let interval = |(lo, hi): (f64, f64)| format!("{} – {}", duration(lo), duration(hi));
@@ -161,11 +173,12 @@ fn progress_section(s: &RunSnapshot) -> Markup {
                     RemainingSource::Done => { "Every class is finished." }
                     RemainingSource::Estimate => {
                         "Time left from the estimate this run was planned by (RUN/estimate.txt, "
-                        code { "bogglemax estimate" } "), for the " (count(r.classes_left)) " classes left."
+                        code { "bogglemax estimate" } "), for the " (count(r.classes_left)) " classes left; "
+                        "the measured rate takes over once " (format!("{:.0} %", RATE_PREFERRED_SHARE * 100.0)) " of the classes are certified."
                     }
                     RemainingSource::MeasuredRate => {
                         "Time left from the measured rate: the mean CPU time of the " (count(s.class_seconds.len() as u64))
-                        " classes certified so far, times the " (count(r.classes_left)) " left (interval: that mean's 90 % interval). "
+                        " classes certified so far, times the " (count(r.classes_left)) " left (interval: a 90 % prediction interval for their sum). "
                         "Class costs have a heavy tail, so early figures can be low; "
                         code { "bogglemax estimate" } " predicts a run before it starts."
                     }
@@ -175,6 +188,17 @@ fn progress_section(s: &RunSnapshot) -> Markup {
                     }
                 }
                 " Wall time assumes one thread per worker."
+                @if let Some(o) = other {
+                    br;
+                    @if o.source == RemainingSource::Estimate {
+                        "The estimate this run was planned by says "
+                    } @else {
+                        "At the measured rate so far: "
+                    }
+                    strong { (duration(o.cpu)) }
+                    @if let Some(i) = o.interval { " (90 %: " (interval(i)) ")" }
+                    " of CPU for the classes left."
+                }
             }
         }
     }
@@ -203,7 +227,7 @@ fn shards_section(s: &RunSnapshot) -> Markup {
     let finished: Vec<f64> = s
         .shards
         .iter()
-        .filter(|x| x.state == ShardState::Complete)
+        .filter(|x| x.state == ShardState::Complete && x.classes > 0)
         .map(|x| x.seconds)
         .collect();
     html! {
@@ -274,7 +298,7 @@ fn shard_bars(s: &RunSnapshot) -> Markup {
     html! {
         div.shardbars {
             @for x in &s.shards {
-                @let share = if x.classes > 0 { x.done as f64 / x.classes as f64 } else { 0.0 };
+                @let share = if x.classes > 0 { x.done as f64 / x.classes as f64 } else { 1.0 };
                 div.shardrow title=(shard_title(x, s.taken_at)) {
                     span.k { (x.index) }
                     div.bar { div class=(format!("fill {}", state_class(&x.state))) style=(format!("width: {:.2}%", share * 100.0)) {} }
@@ -299,7 +323,7 @@ fn shard_strip(s: &RunSnapshot) -> Markup {
                 @let worst = g.iter().min_by(|a, b| rank(&a.state).cmp(&rank(&b.state))).expect("chunks are not empty");
                 @let done: usize = g.iter().map(|x| x.done).sum();
                 @let classes: usize = g.iter().map(|x| x.classes).sum();
-                @let share = if classes > 0 { done as f64 / classes as f64 } else { 0.0 };
+                @let share = if classes > 0 { done as f64 / classes as f64 } else { 1.0 };
                 rect class=(state_class(&worst.state)) x=((i % cols) * cell) y=((i / cols) * cell)
                     width=(cell - 2) height=(cell - 2) rx="2"
                     fill-opacity=(if worst.state == ShardState::Complete || worst.state == ShardState::Pending { 1.0 } else { 0.35 + 0.65 * share }) {
@@ -477,10 +501,10 @@ fn boards_section(d: &ReportData) -> Markup {
                                 @if let Some(words) = d.words.get(i) {
                                     details {
                                         summary { (words.len()) " words" }
-                                        p.words {
-                                            @for (j, w) in words.iter().enumerate() {
-                                                @if j > 0 { " " }
-                                                span title=(format!("{} points", w.points)) { (w.word) }
+                                        div.words {
+                                            // The words come sorted by points, then alphabetically.
+                                            @for group in words.chunk_by(|a, b| a.points == b.points) {
+                                                p { b { (group[0].points) ": " } (group.iter().map(|w| w.word.as_str()).collect::<Vec<_>>().join(" ")) }
                                             }
                                         }
                                     }
@@ -540,7 +564,7 @@ fn verdict_section(d: &ReportData) -> Markup {
                 @let c = compare(s.manifest.threshold as u64, &mine, k);
                 @let who = if k.published { "the published exhaustive search" } else { "bogglemax's published proof" };
                 @if c.equal() {
-                    p.agree #agreement {
+                    p.agree {
                         "✓ Equal to " (who) " (" code { (k.source) } "): the same " (c.same) " boards at " (c.at) " or more."
                     }
                 } @else {
@@ -675,8 +699,160 @@ code.string { display: block; font-size: 12px; color: var(--muted); }
 details { font-size: 12.5px; margin-top: 2px; } summary { cursor: pointer; color: var(--running); }
 .words { text-align: left; max-height: 180px; overflow: auto; background: var(--bg); padding: 6px 8px; border-radius: 6px;
   word-spacing: 4px; margin: 4px 0; }
+.words p { margin: 0 0 4px; } .words b { color: var(--muted); }
 ol.more { columns: 4 200px; font-size: 13px; margin: 4px 0 0; padding-left: 2.2em; }
 ol.more li { break-inside: avoid; color: var(--muted); } ol.more b { color: var(--ink); font-weight: 600; }
 pre#summary { background: var(--bg); padding: 12px 14px; border-radius: 8px; overflow: auto; font-size: 12.5px; margin: 6px 0 0; }
 @media (max-width: 700px) { .boardrow { flex-direction: column; } .known { width: auto; } }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{FoundBoard, Manifest};
+    use crate::solve::FoundWord;
+    use std::time::{Duration, SystemTime};
+
+    /// A run of `shards` shards of `per_shard` classes each, `done` of each finished; shard
+    /// states as given (cycled), `results` boards of `size` with a Qu on the first.
+    fn data(
+        shards: usize,
+        per_shard: usize,
+        done: usize,
+        states: &[ShardState],
+        size: &str,
+        scoring: &str,
+        results: usize,
+    ) -> ReportData {
+        let cells = size.parse::<crate::board::Size>().unwrap().cells();
+        let class_seconds: Vec<f32> = (0..shards * done)
+            .map(|i| ((i * 7919) % 100_000) as f32 / 1000.0)
+            .collect();
+        let snapshot = RunSnapshot {
+            manifest: Manifest {
+                tool_version: "test".into(),
+                size: size.into(),
+                partition: "aeiosuy bcdfghjklmnpqrtvwxz".into(),
+                threshold: 100,
+                switchover: 200,
+                scoring: scoring.into(),
+                wordlist: "list.txt".into(),
+                wordlist_sha256: "00".into(),
+                classes: (shards * per_shard) as u64,
+                shards: shards as u32,
+            },
+            shards: (0..shards)
+                .map(|k| ShardSnapshot {
+                    index: k as u32,
+                    classes: per_shard,
+                    done,
+                    seconds: done as f64,
+                    state: states[k % states.len()].clone(),
+                    last_write: Some(SystemTime::UNIX_EPOCH),
+                })
+                .collect(),
+            class_seconds,
+            slowest: Vec::new(),
+            results: (0..results)
+                .map(|i| FoundBoard {
+                    board: (0..cells)
+                        .map(|c| {
+                            if i == 0 && c == 0 {
+                                'q'
+                            } else {
+                                (b'a' + ((i + c) % 26) as u8) as char
+                            }
+                        })
+                        .collect(),
+                    score: 1000 - i as u64,
+                    class_id: i as u64,
+                })
+                .collect(),
+            candidates: 12_345_678_901,
+            check_seconds: 1.0,
+            peak_bytes: 3_400_000_000,
+            estimate: None,
+            taken_at: SystemTime::UNIX_EPOCH + Duration::from_secs(86_400),
+        };
+        let words = (0..results.min(BOARDS_DRAWN))
+            .map(|_| {
+                (0..1500)
+                    .map(|w| FoundWord {
+                        word: format!("word{w:05}"),
+                        points: [11, 5, 3, 2, 1][w % 5],
+                    })
+                    .collect()
+            })
+            .collect();
+        ReportData {
+            snapshot,
+            run_name: "test-run".into(),
+            verdict: None,
+            known: Vec::new(),
+            published_counts: Vec::new(),
+            words,
+            tool_version: "test".into(),
+        }
+    }
+
+    /// The 4x4 plan's scale (a million classes, 1,024 shards, hundreds of boards with long
+    /// word lists) gives a page well under 2 MB: it aggregates.
+    #[test]
+    fn a_page_of_the_4x4_plan_stays_small() {
+        let states = [
+            ShardState::Complete,
+            ShardState::Locked,
+            ShardState::Pending,
+        ];
+        let d = data(1024, 1043, 700, &states, "4x4", "standard", 300);
+        let html = render(&d);
+        assert!(html.len() < 2_000_000, "{} bytes", html.len());
+        assert!(
+            html.contains(r#"<svg class="strip""#),
+            "a strip, not 1,024 bars"
+        );
+        assert!(html.contains("And 100 more"));
+        assert!(html.contains("12.35 billion") && html.contains("3.40 GB"));
+        for bad in ["NaN", "inf"] {
+            assert!(!html.contains(bad), "{bad} on the page");
+        }
+    }
+
+    /// Nothing finished, an unreadable shard, an empty one, a non-square board with a Qu,
+    /// another scoring: all drawn, no NaN, the time left unknown.
+    #[test]
+    fn edge_cases_render() {
+        let states = [
+            ShardState::Pending,
+            ShardState::Unreadable("shards/00001.journal: corrupt: bad magic".into()),
+            ShardState::Stopped,
+        ];
+        let d = data(3, 5, 0, &states, "4x5", "words", 2);
+        let html = render(&d);
+        assert!(html.contains(r#"id="state">stalled<"#), "no worker runs");
+        assert!(html.contains("bad magic"));
+        assert!(html.contains("unknown"), "no rate and no estimate");
+        assert!(html.contains(r#"<div class="cell">Qu</div>"#));
+        let first = &html[html.find("data-board=").unwrap()..];
+        let board = &first[..first.find("</div></div>").unwrap()];
+        assert_eq!(
+            board.matches(r#"class="cell""#).count(),
+            20,
+            "4x5 is 20 cells"
+        );
+        assert!(html.contains("1000</span> words"));
+        for bad in ["NaN", "inf"] {
+            assert!(!html.contains(bad), "{bad} on the page");
+        }
+        // An empty shard is complete and does not count as the quickest finished one.
+        let mut d = data(2, 5, 5, &[ShardState::Complete], "3x3", "standard", 0);
+        d.snapshot.shards[1].classes = 0;
+        d.snapshot.shards[1].done = 0;
+        d.snapshot.shards[1].seconds = 0.0;
+        let html = render(&d);
+        assert!(
+            html.contains("Finished shards took 5.0 s to 5.0 s"),
+            "the empty shard is left out of the spread"
+        );
+    }
+}
