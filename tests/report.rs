@@ -148,8 +148,9 @@ fn report_of_a_finished_proof() {
     }
 }
 
-/// A run with shards finished, one failed (its worker died), one running (a lock is held)
-/// and the rest pending: the page says so, with a time left.
+/// A run with shards finished, one failed (its worker died), one running (a lock is held),
+/// one unreadable (its journal is not one) and the rest pending: the page says so, with a
+/// time left.
 #[test]
 #[cfg_attr(
     not(feature = "failpoints"),
@@ -195,6 +196,8 @@ fn report_of_a_half_broken_run() {
     assert!(!died.status.success(), "the crash point fired");
     // Shard 4 is held by a worker (this process, as a worker would hold it).
     let _held = hold_lock(&run.join("shards/00004.journal"));
+    // Shard 7's journal is not one: the page says so, and still shows the rest.
+    std::fs::write(run.join("shards/00007.journal"), b"not a journal at all").expect("write");
 
     let page = dir.path().join("page.html");
     // --active-within 0: a started shard nobody locks is failed at once, not running.
@@ -215,6 +218,10 @@ fn report_of_a_half_broken_run() {
     }
     assert!(shard_title(&html, 4).contains("lock held on this machine"));
     assert!(
+        html.contains("Shard 7 cannot be read: ") && html.contains("bad magic"),
+        "the unreadable journal is named"
+    );
+    assert!(
         shard_title(&html, 3).contains("2/"),
         "two classes journaled before it died"
     );
@@ -225,7 +232,8 @@ fn report_of_a_half_broken_run() {
         let dom = browser.render(&page);
         assert_eq!(dom["state"], "in progress");
         let line = dom["stateLine"].as_str().unwrap_or_default().to_string();
-        assert!(line.contains("3 pending"), "state line: {line}");
+        assert!(line.contains("2 pending"), "state line: {line}");
+        assert!(line.contains("1 unreadable"), "state line: {line}");
         assert!(line.contains("1 failed"), "state line: {line}");
         let remaining = dom["remaining"].as_str().unwrap_or_default().to_string();
         assert!(

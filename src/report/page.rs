@@ -626,85 +626,8 @@ fn settings_section(d: &ReportData) -> Markup {
     }
 }
 
-const CSS: &str = r#"
-:root { --ink:#1d2430; --muted:#5b6475; --line:#e3e6ec; --bg:#f6f7f9; --card:#fff;
-  --complete:#2e7d32; --running:#1e6fd9; --pending:#b8bec9; --failed:#c62828; --unreadable:#6a1b1b;
-  --die:#fbf7ec; --dieedge:#d9cfb4; }
-* { box-sizing: border-box; }
-body { margin: 0; background: var(--bg); color: var(--ink);
-  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
-header { background: #1d2430; color: #fff; padding: 22px 32px 18px; }
-header h1 { margin: 2px 0 8px; font-size: 26px; font-weight: 650; letter-spacing: .2px; }
-header .scoring { font-weight: 450; }
-header .meta { color: #aeb6c5; margin: 6px 0 0; font-size: 13px; }
-header code { color: #dfe5ef; }
-.kicker { text-transform: uppercase; letter-spacing: .12em; font-size: 11px; color: #8d96a8; font-weight: 600; }
-.state { margin: 0; font-size: 16px; }
-.badge { display: inline-block; padding: 2px 10px; border-radius: 999px; font-weight: 650; font-size: 13px;
-  text-transform: uppercase; letter-spacing: .06em; color: #fff; margin-right: 6px; }
-.badge.complete { background: var(--complete); } .badge.running { background: var(--running); }
-.badge.failed { background: var(--failed); }
-main { max-width: 1080px; margin: 0 auto; padding: 20px 24px 48px; }
-section { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 18px 22px;
-  margin: 0 0 18px; }
-h2 { font-size: 17px; margin: 0 0 12px; } h3 { font-size: 14px; margin: 18px 0 6px; color: var(--muted); }
-code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .92em; }
-.note { color: var(--muted); font-size: 13px; margin: 8px 0 0; }
-.warn { color: var(--failed); background: #fdecec; border-radius: 6px; padding: 8px 12px; margin: 10px 0 0; }
-.agree { color: var(--complete); background: #eaf5eb; border-radius: 6px; padding: 8px 12px; margin: 0 0 10px; font-weight: 550; }
-.bigbar { position: relative; height: 26px; background: #eceff3; border-radius: 6px; overflow: hidden; }
-.bigbar .fill { height: 100%; background: linear-gradient(90deg, #2e7d32, #43a047); }
-.bigbar span { position: absolute; inset: 0; text-align: center; font-weight: 650; line-height: 26px; font-size: 13px; }
-.stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 10px; margin-top: 14px; }
-.stat { background: var(--bg); border-radius: 8px; padding: 10px 12px; }
-.stat .v { font-size: 20px; font-weight: 650; } .stat .k { color: var(--muted); font-size: 12.5px; }
-.dot { display: inline-block; width: 10px; height: 10px; border-radius: 3px; margin: 0 4px 0 8px; vertical-align: -1px; }
-.dot.complete, .fill.complete { background: var(--complete); } .dot.running, .fill.running { background: var(--running); }
-.dot.pending, .fill.pending { background: var(--pending); } .dot.failed, .fill.failed { background: var(--failed); }
-.dot.unreadable, .fill.unreadable { background: var(--unreadable); }
-.legend { font-size: 13px; color: var(--muted); margin: 0 0 10px; }
-.shardbars { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 4px 18px; }
-.shardrow { display: grid; grid-template-columns: 34px 1fr 170px; align-items: center; gap: 8px; font-size: 12.5px; }
-.shardrow .k { color: var(--muted); text-align: right; font-variant-numeric: tabular-nums; }
-.shardrow .bar { height: 10px; background: #eceff3; border-radius: 5px; overflow: hidden; }
-.shardrow .fill { height: 100%; }
-.shardrow .v { color: var(--muted); font-variant-numeric: tabular-nums; white-space: nowrap; }
-.word.complete { color: var(--complete); } .word.running { color: var(--running); } .word.failed { color: var(--failed); }
-svg.strip rect.complete { fill: var(--complete); } svg.strip rect.running { fill: var(--running); }
-svg.strip rect.pending { fill: var(--pending); } svg.strip rect.failed { fill: var(--failed); }
-svg.strip rect.unreadable { fill: var(--unreadable); }
-svg.strip { max-width: 100%; height: auto; }
-svg.hist { width: 100%; height: auto; margin-top: 14px; }
-svg.hist .bin { fill: #7aa7e0; } svg.hist .bin:hover { fill: #1e6fd9; }
-svg.hist .grid { stroke: var(--line); } svg.hist .tick { stroke: #9aa3b2; }
-svg.hist .axis { fill: var(--muted); font-size: 11px; }
-svg.hist .share { fill: none; stroke: #e07b39; stroke-width: 2; }
-svg.hist .sharelabel { fill: #c0602a; }
-table { border-collapse: collapse; font-size: 13.5px; }
-th, td { padding: 4px 12px 4px 0; text-align: left; border-bottom: 1px solid var(--line); vertical-align: top; }
-th { color: var(--muted); font-weight: 600; } .num { text-align: right; font-variant-numeric: tabular-nums; }
-table.settings th { width: 170px; } code.sha { color: var(--muted); font-size: 12px; word-break: break-all; }
-.boardrow { display: flex; gap: 22px; align-items: flex-start; margin-top: 12px; }
-.found { flex: 1; display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 16px; }
-.result, .known { text-align: center; }
-.known { width: 190px; flex: none; background: #fff8e6; border: 1px solid #f0dca8; border-radius: 10px; padding: 12px; }
-.board { display: inline-grid; gap: 4px; padding: 6px; background: #2f3a4d; border-radius: 8px; }
-.cell { width: 30px; height: 30px; display: flex; align-items: center; justify-content: center;
-  background: var(--die); border-radius: 5px; box-shadow: inset 0 -2px 0 var(--dieedge);
-  font-weight: 750; font-size: 16px; color: #1d2430; }
-.score { margin-top: 4px; color: var(--muted); font-size: 13px; }
-.score .points { font-size: 18px; font-weight: 700; color: var(--ink); }
-code.string { display: block; font-size: 12px; color: var(--muted); }
-.classid { font-size: 11px; color: #98a0ae; }
-details { font-size: 12.5px; margin-top: 2px; } summary { cursor: pointer; color: var(--running); }
-.words { text-align: left; max-height: 180px; overflow: auto; background: var(--bg); padding: 6px 8px; border-radius: 6px;
-  word-spacing: 4px; margin: 4px 0; }
-.words p { margin: 0 0 4px; } .words b { color: var(--muted); }
-ol.more { columns: 4 200px; font-size: 13px; margin: 4px 0 0; padding-left: 2.2em; }
-ol.more li { break-inside: avoid; color: var(--muted); } ol.more b { color: var(--ink); font-weight: 600; }
-pre#summary { background: var(--bg); padding: 12px 14px; border-radius: 8px; overflow: auto; font-size: 12.5px; margin: 6px 0 0; }
-@media (max-width: 700px) { .boardrow { flex-direction: column; } .known { width: auto; } }
-"#;
+/// The page's style, inlined (src/report/page.css).
+const CSS: &str = include_str!("page.css");
 
 #[cfg(test)]
 mod tests {
