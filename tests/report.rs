@@ -326,6 +326,8 @@ impl Browser {
                 "--disable-background-networking",
                 "--disable-component-update",
                 "--disable-sync",
+                // A container's /dev/shm can be too small for Chromium's shared memory.
+                "--disable-dev-shm-usage",
                 "--remote-debugging-port=0",
                 &format!("--user-data-dir={}", profile.path().display()),
                 "about:blank",
