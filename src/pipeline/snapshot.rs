@@ -54,7 +54,8 @@ pub enum ShardState {
 }
 
 impl ShardState {
-    /// One word for the state: complete, running, pending, failed or unreadable.
+    /// One word for the state: complete, running, pending, failed or unreadable (also the
+    /// report page's CSS class for its colour).
     pub fn word(&self) -> &'static str {
         match self {
             ShardState::Complete => "complete",

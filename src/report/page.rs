@@ -204,11 +204,6 @@ fn progress_section(s: &RunSnapshot) -> Markup {
     }
 }
 
-/// The colour class of a shard state.
-fn state_class(state: &ShardState) -> &'static str {
-    state.word()
-}
-
 /// One bar per shard, or a strip of squares when there are many.
 fn shards_section(s: &RunSnapshot) -> Markup {
     let failed: Vec<&ShardSnapshot> = s
@@ -301,8 +296,8 @@ fn shard_bars(s: &RunSnapshot) -> Markup {
                 @let share = if x.classes > 0 { x.done as f64 / x.classes as f64 } else { 1.0 };
                 div.shardrow title=(shard_title(x, s.taken_at)) {
                     span.k { (x.index) }
-                    div.bar { div class=(format!("fill {}", state_class(&x.state))) style=(format!("width: {:.2}%", share * 100.0)) {} }
-                    span.v { (x.done) "/" (x.classes) " · " (if x.done > 0 { duration(x.seconds) } else { "—".to_string() }) " · " span class=(format!("word {}", state_class(&x.state))) { (x.state.word()) } }
+                    div.bar { div class=(format!("fill {}", x.state.word())) style=(format!("width: {:.2}%", share * 100.0)) {} }
+                    span.v { (x.done) "/" (x.classes) " · " (if x.done > 0 { duration(x.seconds) } else { "—".to_string() }) " · " span class=(format!("word {}", x.state.word())) { (x.state.word()) } }
                 }
             }
         }
@@ -324,7 +319,7 @@ fn shard_strip(s: &RunSnapshot) -> Markup {
                 @let done: usize = g.iter().map(|x| x.done).sum();
                 @let classes: usize = g.iter().map(|x| x.classes).sum();
                 @let share = if classes > 0 { done as f64 / classes as f64 } else { 1.0 };
-                rect class=(state_class(&worst.state)) x=((i % cols) * cell) y=((i / cols) * cell)
+                rect class=(worst.state.word()) x=((i % cols) * cell) y=((i / cols) * cell)
                     width=(cell - 2) height=(cell - 2) rx="2"
                     fill-opacity=(if worst.state == ShardState::Complete || worst.state == ShardState::Pending { 1.0 } else { 0.35 + 0.65 * share }) {
                     title { (if per == 1 { shard_title(worst, s.taken_at) } else { format!("shards {}-{}: {done}/{classes} classes", g[0].index, g[g.len() - 1].index) }) }
