@@ -135,10 +135,13 @@ impl Board {
 
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for &l in self.letters() {
-            write!(f, "{}", (b'a' + l) as char)?;
+        let mut text = [0u8; MAX_CELLS];
+        let n = self.letters().len();
+        for (t, &l) in text.iter_mut().zip(self.letters()) {
+            *t = b'a' + l;
         }
-        Ok(())
+        // Letters are 0..26, so the bytes are ASCII.
+        f.write_str(std::str::from_utf8(&text[..n]).map_err(|_| fmt::Error)?)
     }
 }
 

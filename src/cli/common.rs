@@ -40,14 +40,32 @@ pub fn parse_size(s: &str) -> Result<Size, String> {
     s.parse::<Size>().map_err(|e| e.to_string())
 }
 
+/// Where a board given to a command came from, for its error message.
+#[derive(Clone, Copy, Debug)]
+pub enum BoardOrigin {
+    /// The n-th board argument, from 1.
+    Argument(usize),
+    /// Line n of standard input, from 1.
+    StdinLine(usize),
+}
+
+impl std::fmt::Display for BoardOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BoardOrigin::Argument(n) => write!(f, "argument {n}"),
+            BoardOrigin::StdinLine(n) => write!(f, "stdin line {n}"),
+        }
+    }
+}
+
 /// Reads boards from the arguments or, when there are none, from standard input (one per
 /// line, blank lines skipped), each paired with where it came from for error messages.
-pub fn board_inputs(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+pub fn board_inputs(args: &[String]) -> anyhow::Result<Vec<(BoardOrigin, String)>> {
     if !args.is_empty() {
         return Ok(args
             .iter()
             .enumerate()
-            .map(|(i, a)| (format!("argument {}", i + 1), a.clone()))
+            .map(|(i, a)| (BoardOrigin::Argument(i + 1), a.clone()))
             .collect());
     }
     let mut out = Vec::new();
@@ -55,7 +73,7 @@ pub fn board_inputs(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
         let line = line.context("reading standard input")?;
         let t = line.trim();
         if !t.is_empty() {
-            out.push((format!("stdin line {}", i + 1), t.to_string()));
+            out.push((BoardOrigin::StdinLine(i + 1), t.to_string()));
         }
     }
     Ok(out)

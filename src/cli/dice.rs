@@ -107,7 +107,7 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
         return Ok(());
     }
     for (origin, text) in board_inputs(&args.boards)? {
-        let board = Board::parse(size, &text).with_context(|| origin.clone())?;
+        let board = Board::parse(size, &text).with_context(|| origin)?;
         match dice.assign(&board).with_context(|| origin)? {
             Some(assignment) => {
                 let pairs: Vec<String> = assignment

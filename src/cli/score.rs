@@ -67,7 +67,21 @@ pub fn run(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<()> {
         .collect::<anyhow::Result<Vec<Board>>>()?;
     let geometry = Geometry::new(args.size);
     let trie = dict.trie();
-    let make = || Solver::new(trie, &geometry, args.dict.scoring);
+    let first = Solver::new(trie, &geometry, args.dict.scoring);
+    let make = || first.fresh();
+    if !(args.grid || args.multi || args.words) {
+        // The common case, scores only: no line is built in memory.
+        let scores: Vec<u64> = boards
+            .par_iter()
+            .with_min_len(64)
+            .map_init(make, |solver, board| solver.score(board))
+            .collect();
+        for (board, score) in boards.iter().zip(scores) {
+            writeln!(out, "{board}: {score}")?;
+        }
+        out.flush()?;
+        return Ok(());
+    }
     let lines: Vec<String> = boards
         .par_iter()
         .with_min_len(64)

@@ -230,6 +230,7 @@ pub fn rescore(
     let threshold = m.threshold as u64;
     let mut report = AuditReport::default();
     let mut finished: Vec<(u32, u64)> = Vec::new();
+    let first = Solver::new(dict.trie(), &geometry, m.scoring());
     let mut progress = Progress::counting("rescore", m.shards as u64, "shards", quiet);
     for k in 0..m.shards {
         let path = run.journal_path(k);
@@ -238,7 +239,7 @@ pub fn rescore(
         let problems: Vec<String> = recs
             .par_iter()
             .map_init(
-                || Solver::new(dict.trie(), &geometry, m.scoring()),
+                || first.fresh(),
                 |solver, rec| audit_record(solver, rec, threshold),
             )
             .flatten()

@@ -3,12 +3,17 @@
 //!
 //! # The search
 //! A depth-first walk from every cell, carrying the prefix-tree node of the letters so far and
-//! a bit mask of used cells. It only steps to an unused neighbour whose letter extends the
-//! node (`child_mask`), so every call is on a live prefix. Score counts a word once per board
-//! by stamping its id with a per-board generation number.
+//! a bit mask of used cells, over the solver's own copy of the tree ([`walk::WalkTrie`],
+//! shared by every [`Solver::fresh`] copy). Before a board's walk, each cell gets the set of
+//! letters around it and, per letter, the neighbours that hold it (`around`, `beside`): a
+//! node then steps only to the letters both around its cell and extending it, which on most
+//! nodes of a random board is none, and a child is entered only if it is a word or some
+//! letter around its cell extends it. Score counts a word once per board by stamping its node
+//! with a per-board generation number.
 
 mod overcount;
 mod scoring;
+mod walk;
 
 pub use overcount::OvercountBound;
 pub use scoring::{Scoring, ScoringTable};
@@ -16,6 +21,8 @@ pub use scoring::{Scoring, ScoringTable};
 use crate::board::{Board, Geometry, MAX_CELLS};
 use crate::dict::{NodeId, Trie, spell};
 use std::collections::HashSet;
+use std::sync::Arc;
+use walk::{LETTERS, WORD, WalkTrie};
 
 /// All three scores of a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,20 +44,36 @@ pub struct FoundWord {
     pub points: u32,
 }
 
-/// A reusable scorer for boards of one size. Not shared between threads: make one per thread.
+/// A reusable scorer for boards of one size. Not shared between threads: make one per thread
+/// with [`Solver::fresh`], which shares the word tables of the first.
 pub struct Solver<'d> {
     trie: Trie<'d>,
+    tables: Arc<SolverTables>,
     neighbor_masks: [u64; MAX_CELLS],
     cells: usize,
-    word_points: Vec<u32>,
-    /// `stamps[w] == generation` when word `w` was already counted on the current board.
+    /// On the current board (set by [`Solver::score`]): `around[c]`, the letters of cell
+    /// `c`'s neighbours as a mask, and `beside[c][l]`, the neighbours of `c` with letter `l`
+    /// (valid for the letters of `around[c]` only).
+    around: [u32; MAX_CELLS],
+    beside: [[u64; 26]; MAX_CELLS],
+    /// `stamps[n] == generation` when the word ending at node `n` of `walk` was already
+    /// counted on the current board.
     stamps: Vec<u32>,
     generation: u32,
     letters: [u8; MAX_CELLS],
-    /// For [`Solver::score_many`]: `seen[w]`, valid when `stamps[w] == generation`, has bit
-    /// `i` set once word `w` was counted for the group's `i`-th board, [`SEEN_ALL`] once it
+    /// For [`Solver::score_many`]: `seen[n]`, valid when `stamps[n] == generation`, has bit
+    /// `i` set once the word of node `n` was counted for the group's `i`-th board, [`SEEN_ALL`] once it
     /// was found on a path that every board of the group has (and so counts for all).
     seen: Vec<u64>,
+}
+
+/// What every solver of one word tree and scoring reads and none writes, built once (a
+/// relayout of the whole tree: milliseconds, not to be paid per batch of boards).
+struct SolverTables {
+    /// The tree laid out for the walk, with each word's points on its node.
+    walk: WalkTrie,
+    /// Points by word id of the original tree, for [`Solver::words`] and [`Solver::scores`].
+    word_points: Vec<u32>,
 }
 
 /// The most boards [`Solver::score_many`] scores in one walk.
@@ -76,23 +99,50 @@ struct Group {
 }
 
 impl<'d> Solver<'d> {
-    /// A solver for one geometry, word tree and scoring.
+    /// A solver for one geometry, word tree and scoring. Builds the tables that
+    /// [`Solver::fresh`] shares: make one, then a fresh one per thread or task.
     pub fn new(trie: Trie<'d>, geometry: &Geometry, scoring: Scoring) -> Solver<'d> {
         let mut neighbor_masks = [0u64; MAX_CELLS];
         for (cell, m) in neighbor_masks.iter_mut().enumerate().take(geometry.cells()) {
             *m = geometry.neighbor_mask(cell);
         }
         let word_points = scoring.word_points(trie);
+        let walk = WalkTrie::new(trie, &word_points);
+        let tables = Arc::new(SolverTables { walk, word_points });
+        Solver::with_tables(trie, tables, neighbor_masks, geometry.cells())
+    }
+
+    fn with_tables(
+        trie: Trie<'d>,
+        tables: Arc<SolverTables>,
+        neighbor_masks: [u64; MAX_CELLS],
+        cells: usize,
+    ) -> Solver<'d> {
+        let nodes = tables.walk.node_count();
         Solver {
             trie,
+            tables,
             neighbor_masks,
-            cells: geometry.cells(),
-            word_points,
-            stamps: vec![0; trie.word_count()],
+            cells,
+            around: [0; MAX_CELLS],
+            beside: [[0; 26]; MAX_CELLS],
+            // Zeroed allocations: pages are only touched as words are found.
+            stamps: vec![0; nodes],
+            seen: vec![0; nodes],
             generation: 0,
             letters: [0; MAX_CELLS],
-            seen: vec![0; trie.word_count()],
         }
+    }
+
+    /// A solver for the same geometry, word tree and scoring, with its own scratch space and
+    /// this one's tables (cheap: no relayout of the tree).
+    pub fn fresh(&self) -> Solver<'d> {
+        Solver::with_tables(
+            self.trie,
+            Arc::clone(&self.tables),
+            self.neighbor_masks,
+            self.cells,
+        )
     }
 
     fn load(&mut self, board: &Board) {
@@ -109,45 +159,85 @@ impl<'d> Solver<'d> {
         }
     }
 
+    /// Sets `around` and `beside` for cells that may hold the letters `held[c]` (a mask: one
+    /// letter on a board, several for a group of boards).
+    fn index_neighbours(&mut self, held: &[u32; MAX_CELLS]) {
+        for cell in 0..self.cells {
+            let mut around = 0u32;
+            let mut next = self.neighbor_masks[cell];
+            while next != 0 {
+                let n = next.trailing_zeros() as usize;
+                next &= next - 1;
+                let mut letters = held[n];
+                while letters != 0 {
+                    let l = letters.trailing_zeros() as usize;
+                    letters &= letters - 1;
+                    if around >> l & 1 == 0 {
+                        around |= 1 << l;
+                        self.beside[cell][l] = 0;
+                    }
+                    self.beside[cell][l] |= 1 << n;
+                }
+            }
+            self.around[cell] = around;
+        }
+    }
+
     /// Score(B): the points of every distinct word on the board.
     pub fn score(&mut self, board: &Board) -> u64 {
         self.load(board);
         self.next_generation();
-        let root = self.trie.root();
-        let root_mask = self.trie.child_mask(root);
+        let mut held = [0u32; MAX_CELLS];
+        for (h, &l) in held.iter_mut().zip(&self.letters[..self.cells]) {
+            *h = 1 << l;
+        }
+        self.index_neighbours(&held);
+        let root = self.tables.walk.root();
+        let root_mask = self.tables.walk.mask(root);
         let mut total = 0;
         for cell in 0..self.cells {
             let l = self.letters[cell];
             if root_mask >> l & 1 != 0 {
-                let node = self.trie.child_unchecked_letter(root, root_mask, l);
-                total += self.step(cell, node, 1 << cell);
+                let node = self.tables.walk.child(root, l);
+                total += self.step(cell, node, self.tables.walk.mask(node), 1 << cell);
             }
         }
         total
     }
 
-    /// Score of the words through `node`, which spells the path ending on `cell`.
-    fn step(&mut self, cell: usize, node: NodeId, used: u64) -> u64 {
+    /// Score of the words through `node` (whose mask is `flags`), which spells the path
+    /// ending on `cell`.
+    fn step(&mut self, cell: usize, node: NodeId, flags: u32, used: u64) -> u64 {
         let mut total = 0;
-        if let Some(w) = self.trie.word(node) {
-            let stamp = &mut self.stamps[w as usize];
+        if flags & WORD != 0 {
+            let stamp = &mut self.stamps[node as usize];
             if *stamp != self.generation {
                 *stamp = self.generation;
-                total += self.word_points[w as usize] as u64;
+                total += self.tables.walk.points(node) as u64;
             }
         }
-        let mask = self.trie.child_mask(node);
+        let mask = flags & LETTERS;
         if mask == 0 {
             return total;
         }
-        let mut next = self.neighbor_masks[cell] & !used;
-        while next != 0 {
-            let n = next.trailing_zeros() as usize;
-            next &= next - 1;
-            let l = self.letters[n];
-            if mask >> l & 1 != 0 {
-                let child = self.trie.child_unchecked_letter(node, mask, l);
-                total += self.step(n, child, used | 1 << n);
+        // Only the letters both next to the cell and extending the node: on most nodes none.
+        let mut letters = mask & self.around[cell];
+        while letters != 0 {
+            let l = letters.trailing_zeros() as u8;
+            letters &= letters - 1;
+            let mut cells = self.beside[cell][l as usize] & !used;
+            if cells == 0 {
+                continue;
+            }
+            let child = self.tables.walk.child(node, l);
+            let child_flags = self.tables.walk.mask(child);
+            while cells != 0 {
+                let n = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                // Not a word and no letter around `n` extends it: nothing to find there.
+                if child_flags & WORD != 0 || child_flags & self.around[n] != 0 {
+                    total += self.step(n, child, child_flags, used | 1 << n);
+                }
             }
         }
         total
@@ -184,52 +274,44 @@ impl<'d> Solver<'d> {
                 }
             }
         }
-        let all_cells = (1u64 << self.cells) - 1;
-        self.branch_many(self.trie.root(), all_cells, 0, g.full, &mut g);
+        self.index_neighbours(&g.letters);
+        let root = self.tables.walk.root();
+        let root_mask = self.tables.walk.mask(root) & LETTERS;
+        for cell in 0..self.cells {
+            let mut letters = g.letters[cell] & root_mask;
+            while letters != 0 {
+                let l = letters.trailing_zeros() as u8;
+                letters &= letters - 1;
+                let on = g.full & g.has[cell][l as usize];
+                let child = self.tables.walk.child(root, l);
+                let flags = self.tables.walk.mask(child);
+                self.step_many(cell, child, flags, 1 << cell, on, &mut g);
+            }
+        }
         for (o, extra) in out.iter_mut().zip(g.extra) {
             *o = g.all + extra;
         }
     }
 
-    /// Extends the path `used` (spelling `node`) onto each cell of `next` whose letter, on
-    /// some of the boards `on`, extends the node: a cell where the boards agree once, an
-    /// open cell once per letter, with the boards that have it.
-    #[inline(always)]
-    fn branch_many(&mut self, node: NodeId, mut next: u64, used: u64, on: u64, g: &mut Group) {
-        let mask = self.trie.child_mask(node);
-        while next != 0 {
-            let n = next.trailing_zeros() as usize;
-            next &= next - 1;
-            if g.open >> n & 1 == 0 {
-                let l = self.letters[n];
-                if mask >> l & 1 != 0 {
-                    let child = self.trie.child_unchecked_letter(node, mask, l);
-                    self.step_many(n, child, used | 1 << n, on, g);
-                }
-                continue;
-            }
-            let mut letters = g.letters[n] & mask;
-            while letters != 0 {
-                let l = letters.trailing_zeros() as u8;
-                letters &= letters - 1;
-                let here = on & g.has[n][l as usize];
-                if here != 0 {
-                    let child = self.trie.child_unchecked_letter(node, mask, l);
-                    self.step_many(n, child, used | 1 << n, here, g);
-                }
-            }
-        }
-    }
-
-    /// The walk of [`Solver::score_many`]: as [`Solver::step`], for the boards `on`.
-    fn step_many(&mut self, at: usize, node: NodeId, used: u64, on: u64, g: &mut Group) {
-        if let Some(w) = self.trie.word(node) {
-            let w = w as usize;
+    /// The walk of [`Solver::score_many`]: as [`Solver::step`], for the boards `on`, which
+    /// all have the path `used` spelling `node`. Where the boards differ, a cell is followed
+    /// once per letter, with the boards that have it.
+    fn step_many(
+        &mut self,
+        cell: usize,
+        node: NodeId,
+        flags: u32,
+        used: u64,
+        on: u64,
+        g: &mut Group,
+    ) {
+        if flags & WORD != 0 {
+            let w = node as usize;
             if self.stamps[w] != self.generation {
                 self.stamps[w] = self.generation;
                 self.seen[w] = 0;
             }
-            let points = self.word_points[w] as u64;
+            let points = self.tables.walk.points(node) as u64;
             let seen = self.seen[w];
             if seen & SEEN_ALL == 0 {
                 if on == g.full {
@@ -251,10 +333,31 @@ impl<'d> Solver<'d> {
                 }
             }
         }
-        if self.trie.child_mask(node) == 0 {
-            return;
+        let mut letters = flags & LETTERS & self.around[cell];
+        while letters != 0 {
+            let l = letters.trailing_zeros() as u8;
+            letters &= letters - 1;
+            let mut cells = self.beside[cell][l as usize] & !used;
+            if cells == 0 {
+                continue;
+            }
+            let child = self.tables.walk.child(node, l);
+            let child_flags = self.tables.walk.mask(child);
+            while cells != 0 {
+                let n = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let here = if g.open >> n & 1 != 0 {
+                    on & g.has[n][l as usize]
+                } else {
+                    on
+                };
+                // As in `step`: skip a child that is no word and that no letter around `n`
+                // (on any board) extends.
+                if here != 0 && (child_flags & WORD != 0 || child_flags & self.around[n] != 0) {
+                    self.step_many(n, child, child_flags, used | 1 << n, here, g);
+                }
+            }
         }
-        self.branch_many(node, self.neighbor_masks[at] & !used, used, on, g);
     }
 
     /// Score, Multi and DeMulti together (slower than [`Solver::score`]).
@@ -263,7 +366,7 @@ impl<'d> Solver<'d> {
         let mut multi = 0;
         let mut seen = HashSet::new();
         let mut demulti = 0;
-        let points = &self.word_points;
+        let points = &self.tables.word_points;
         self.each_path(board, &mut |word, used, _| {
             let p = points[word as usize] as u64;
             multi += p;
@@ -282,7 +385,7 @@ impl<'d> Solver<'d> {
     pub fn words(&mut self, board: &Board) -> Vec<FoundWord> {
         let mut found: Vec<(u32, Vec<u8>)> = Vec::new();
         let mut seen = HashSet::new();
-        let points = &self.word_points;
+        let points = &self.tables.word_points;
         self.each_path(board, &mut |word, _, path| {
             if seen.insert(word) {
                 found.push((points[word as usize], path.to_vec()));

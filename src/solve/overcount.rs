@@ -113,7 +113,7 @@ impl Solver<'_> {
             while end < paths.len() && (paths[end] >> 96) as u32 == word {
                 end += 1;
             }
-            let points = self.word_points[word as usize] as u64;
+            let points = self.tables.word_points[word as usize] as u64;
             let of_word = &paths[i..end];
             let tag = |k: u128| (k >> 64) as u32;
             let fixed_sets = of_word.iter().filter(|&&k| tag(k) == FIXED_ONLY).count() as u64;
