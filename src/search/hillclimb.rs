@@ -4,7 +4,8 @@
 //!
 //! An *edit* changes one cell to another allowed letter, or swaps the letters of two cells.
 //! Neighbours are generated in parallel, reduced to canonical forms, sorted and deduplicated;
-//! they are scored in fixed-size chunks (one [`Solver`] per chunk) whose results are
+//! they are scored in fixed-size chunks (one [`Solver`] per rayon task, all sharing the
+//! tables of the climber's first) whose results are
 //! concatenated in order, and the next pool is the first P of the candidates sorted by
 //! (score descending, canonical string ascending). Every step is therefore a function of the
 //! pool alone, whatever the number of threads.
@@ -17,12 +18,38 @@ use super::{RunOutcome, Scored, SearchError, SearchSpace};
 use crate::board::{Board, Geometry, Symmetries};
 use crate::dict::Trie;
 use crate::rng::Rng;
-use crate::solve::Solver;
+use crate::solve::{GROUP_MAX, Solver};
 use rayon::prelude::*;
 use std::time::Instant;
 
-/// Boards scored by one solver in one parallel task.
+/// Boards scored one by one in one parallel task.
 const CHUNK: usize = 2048;
+
+/// One board's one-letter changes at one cell, as made and in canonical form: boards that
+/// differ in one cell, which [`Solver::score_many`] scores in one walk.
+#[derive(Default)]
+struct CellChanges {
+    raw: Vec<Board>,
+    canonical: Vec<Board>,
+}
+
+/// The neighbours of one board.
+#[derive(Default)]
+struct Edits {
+    /// One entry per cell.
+    changes: Vec<CellChanges>,
+    /// The swaps of two different letters, canonical.
+    swaps: Vec<Board>,
+}
+
+/// Boards scored in one parallel task, and where their scores go.
+struct Batch {
+    boards: Vec<Board>,
+    /// `at[i]`: the index of `boards[i]`'s canonical form in the round's candidates.
+    at: Vec<usize>,
+    /// The boards differ in one cell (one cell's changes): scored in one walk.
+    one_walk: bool,
+}
 
 /// Settings of a hill climb.
 #[derive(Clone, Debug)]
@@ -73,11 +100,12 @@ pub struct RoundReport {
     pub scored: usize,
 }
 
-/// One hill climber: the word tree, the geometry and the symmetries of one search space.
+/// One hill climber: a solver (the word tree and geometry) and the symmetries of one search
+/// space.
 pub struct HillClimber<'d> {
     space: SearchSpace,
-    trie: Trie<'d>,
-    geometry: Geometry,
+    /// The solver whose tables every task's solver shares ([`Solver::fresh`]).
+    solver: Solver<'d>,
     symmetries: Symmetries,
     settings: HillclimbSettings,
 }
@@ -91,83 +119,145 @@ impl<'d> HillClimber<'d> {
     ) -> Result<HillClimber<'d>, SearchError> {
         settings.validate()?;
         Ok(HillClimber {
-            geometry: Geometry::new(space.size),
+            solver: Solver::new(trie, &Geometry::new(space.size), space.scoring),
             symmetries: Symmetries::new(space.size),
             space,
-            trie,
             settings,
         })
     }
 
-    /// Scores boards in parallel (in the current rayon pool); results in input order.
-    fn score_all(&self, boards: &[Board]) -> Vec<Scored> {
-        boards
-            .par_chunks(CHUNK)
-            .flat_map_iter(|chunk| {
-                let mut solver = Solver::new(self.trie, &self.geometry, self.space.scoring);
-                chunk
-                    .iter()
-                    .map(|b| Scored {
-                        score: solver.score(b),
-                        board: *b,
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    }
-
-    /// The canonical forms of every board within one edit of `board`.
-    pub fn neighbours(&self, board: &Board) -> Vec<Board> {
+    /// The neighbours of `board`: its one-letter changes, grouped by cell, and its swaps,
+    /// each with its canonical form.
+    fn edits(&self, board: &Board) -> Edits {
         let n = self.space.size.cells();
         let letters = self.space.letters.allowed();
-        let mut out = Vec::with_capacity(n * letters.len() + n * (n - 1) / 2);
+        let mut edits = Edits::default();
         for cell in 0..n {
             let old = board.get(cell);
+            let mut changes = CellChanges::default();
             for &l in letters {
                 if l != old {
                     let mut b = *board;
                     b.set(cell, l);
-                    out.push(self.symmetries.canonical(&b));
+                    changes.canonical.push(self.symmetries.canonical(&b));
+                    changes.raw.push(b);
                 }
             }
+            edits.changes.push(changes);
         }
         for i in 0..n {
             for j in i + 1..n {
                 if board.get(i) != board.get(j) {
                     let mut b = *board;
                     b.swap(i, j);
-                    out.push(self.symmetries.canonical(&b));
+                    edits.swaps.push(self.symmetries.canonical(&b));
                 }
             }
         }
+        edits
+    }
+
+    /// The canonical forms of every board within one edit of `board`.
+    pub fn neighbours(&self, board: &Board) -> Vec<Board> {
+        let edits = self.edits(board);
+        let mut out: Vec<Board> = edits
+            .changes
+            .into_iter()
+            .flat_map(|c| c.canonical)
+            .collect();
+        out.extend(edits.swaps);
         out
     }
 
     /// Scores `boards` (sorted, distinct), taking the score of every board that `known`
     /// (sorted by board) already holds. Returns all of them in board order, and how many
     /// were scored now.
-    fn score_with(&self, boards: Vec<Board>, known: &[Scored]) -> (Vec<Scored>, usize) {
+    ///
+    /// A board to score that is one of the `changes` is scored together with the other
+    /// changes of its group that need it, in one walk ([`Solver::score_many`]); the rest
+    /// one by one. Every score is exact either way, so the result does not depend on which
+    /// group scores a board.
+    fn score_with(
+        &self,
+        boards: Vec<Board>,
+        known: &[Scored],
+        changes: &[CellChanges],
+    ) -> (Vec<Scored>, usize) {
         // Merge join: both lists are sorted by board, so one pass finds the known scores.
         let mut out = Vec::with_capacity(boards.len());
-        let mut fresh = Vec::new();
+        let mut pending = Vec::with_capacity(boards.len());
         let mut k = 0;
         for b in boards {
             while k < known.len() && known[k].board < b {
                 k += 1;
             }
-            if k < known.len() && known[k].board == b {
-                out.push(known[k]);
+            let found = k < known.len() && known[k].board == b;
+            out.push(if found {
+                known[k]
             } else {
-                fresh.push(out.len());
-                out.push(Scored { score: 0, board: b });
+                Scored { score: 0, board: b }
+            });
+            pending.push(!found);
+        }
+        let fresh = pending.iter().filter(|&&p| p).count();
+        // Each board to score goes to the first group (in `changes` order) that holds it.
+        let mut batches: Vec<Batch> = Vec::new();
+        for group in changes {
+            let mut batch = Batch {
+                boards: Vec::new(),
+                at: Vec::new(),
+                one_walk: true,
+            };
+            for (raw, canonical) in group.raw.iter().zip(&group.canonical) {
+                if let Ok(i) = out.binary_search_by(|s| s.board.cmp(canonical))
+                    && std::mem::take(&mut pending[i])
+                {
+                    batch.boards.push(*raw);
+                    batch.at.push(i);
+                }
+            }
+            if !batch.at.is_empty() {
+                batches.push(batch);
             }
         }
-        let to_score: Vec<Board> = fresh.iter().map(|&i| out[i].board).collect();
-        let scored = self.score_all(&to_score);
-        for (&i, s) in fresh.iter().zip(&scored) {
-            out[i] = *s;
+        let singles: Vec<usize> = (0..out.len()).filter(|&i| pending[i]).collect();
+        for chunk in singles.chunks(CHUNK) {
+            batches.push(Batch {
+                boards: chunk.iter().map(|&i| out[i].board).collect(),
+                at: chunk.to_vec(),
+                one_walk: false,
+            });
         }
-        (out, fresh.len())
+        let scores: Vec<Vec<u64>> = batches
+            .par_iter()
+            .map_init(
+                || self.solver.fresh(),
+                |solver, batch| {
+                    let mut scores = vec![0; batch.boards.len()];
+                    if batch.one_walk && batch.boards.len() > 1 {
+                        // A cell's changes: at most one per letter, so within GROUP_MAX.
+                        for (boards, out) in batch
+                            .boards
+                            .chunks(GROUP_MAX)
+                            .zip(scores.chunks_mut(GROUP_MAX))
+                        {
+                            solver.score_many(boards, out);
+                        }
+                    } else {
+                        for (b, out) in batch.boards.iter().zip(&mut scores) {
+                            *out = solver.score(b);
+                        }
+                    }
+                    scores
+                },
+            )
+            .collect();
+        for (batch, scores) in batches.iter().zip(scores) {
+            for (&i, score) in batch.at.iter().zip(scores) {
+                out[i].score = score;
+            }
+        }
+        (out, fresh)
     }
 
     /// The `pool` best of `scored`, best first.
@@ -195,7 +285,7 @@ impl<'d> HillClimber<'d> {
             .collect();
         initial.par_sort_unstable();
         initial.dedup();
-        let (mut known, _) = self.score_with(initial, &[]);
+        let (mut known, _) = self.score_with(initial, &[], &[]);
         let mut pool = self.best_of(&known);
         let mut rounds = 0;
         let mut best = pool[0].score;
@@ -203,15 +293,18 @@ impl<'d> HillClimber<'d> {
         // Invariant: `pool` is the best P of `known` in (score, board) order, so each round's
         // pool is at least as good, board for board, as the last; equality means converged.
         loop {
-            let mut candidates: Vec<Board> = pool
-                .par_iter()
-                .flat_map_iter(|s| self.neighbours(&s.board))
+            let edits: Vec<Edits> = pool.par_iter().map(|s| self.edits(&s.board)).collect();
+            let mut candidates: Vec<Board> = edits
+                .iter()
+                .flat_map(|e| e.changes.iter().flat_map(|c| &c.canonical).chain(&e.swaps))
+                .copied()
                 .collect();
             candidates.extend(pool.iter().map(|s| s.board));
             candidates.par_sort_unstable();
             candidates.dedup();
             let count = candidates.len();
-            let (next_known, scored) = self.score_with(candidates, &known);
+            let changes: Vec<CellChanges> = edits.into_iter().flat_map(|e| e.changes).collect();
+            let (next_known, scored) = self.score_with(candidates, &known, &changes);
             known = next_known;
             let next = self.best_of(&known);
             rounds += 1;
@@ -283,6 +376,53 @@ mod tests {
         assert_eq!(hc.neighbours(&b).len(), 9 * 25 + 8);
         let sym = Symmetries::new(size);
         assert!(hc.neighbours(&b).iter().all(|n| sym.is_canonical(n)));
+    }
+
+    /// Scoring a round's candidates a cell's changes at a time (one walk each) gives every
+    /// board the score it gets alone, whatever the known scores and the overlap between
+    /// parents' neighbourhoods.
+    #[test]
+    fn grouped_scoring_equals_scoring_each_board() {
+        let d = Dictionary::enable2k();
+        let settings = HillclimbSettings {
+            pool: 4,
+            keep: 1,
+            max_rounds: None,
+            patience: None,
+        };
+        let hc = HillClimber::new(d.trie(), space("3x4", Letters::all()), settings).unwrap();
+        let size: Size = "3x4".parse().unwrap();
+        // Two parents one edit apart, so their neighbourhoods overlap.
+        let parents = [
+            Board::parse(size, "dnisetalsrep").unwrap(),
+            Board::parse(size, "dnisetalsret").unwrap(),
+        ];
+        let edits: Vec<Edits> = parents.iter().map(|p| hc.edits(p)).collect();
+        let mut candidates: Vec<Board> = edits
+            .iter()
+            .flat_map(|e| e.changes.iter().flat_map(|c| &c.canonical).chain(&e.swaps))
+            .copied()
+            .collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        // Every third candidate already known, with its true score.
+        let mut solver = Solver::new(d.trie(), &Geometry::new(size), Scoring::Standard);
+        let known: Vec<Scored> = candidates
+            .iter()
+            .step_by(3)
+            .map(|b| Scored {
+                score: solver.score(b),
+                board: *b,
+            })
+            .collect();
+        let changes: Vec<CellChanges> = edits.into_iter().flat_map(|e| e.changes).collect();
+        let (grouped, fresh) = hc.score_with(candidates.clone(), &known, &changes);
+        assert_eq!(fresh, candidates.len() - known.len());
+        assert_eq!(grouped.len(), candidates.len());
+        for (s, b) in grouped.iter().zip(&candidates) {
+            assert_eq!(s.board, *b);
+            assert_eq!(s.score, solver.score(b), "{b}");
+        }
     }
 
     #[test]
