@@ -13,7 +13,7 @@ use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, PathBuffers, SumId, TreeBuil
 use crate::board::{Board, Geometry, Size};
 use crate::dict::Trie;
 use crate::solve::{GROUP_MAX, OvercountBound, Scoring, Solver};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 /// What to break a class against.
@@ -142,6 +142,9 @@ pub struct ClassBreaker<'d> {
     head_cells: Vec<usize>,
     /// Memory of finished classes, for the next ones (one entry per thread that finished).
     spare: Mutex<Vec<Scratch<'d>>>,
+    /// The solver whose tables every checker's solver shares ([`Solver::fresh`]), made when
+    /// the first class needs one.
+    solver: OnceLock<Solver<'d>>,
 }
 
 /// The buffers one class break uses, kept for the next class.
@@ -149,7 +152,7 @@ pub struct ClassBreaker<'d> {
 struct Scratch<'d> {
     arena: Arena,
     paths: PathBuffers,
-    /// The checker's solver (its per-word stamps are as big as the word list).
+    /// The checker's solver (its stamps are as big as the word tree).
     solver: Option<Solver<'d>>,
 }
 
@@ -221,6 +224,7 @@ impl<'d> ClassBreaker<'d> {
             keep_candidates: false,
             head_cells,
             spare: Mutex::new(Vec::new()),
+            solver: OnceLock::new(),
         }
     }
 
@@ -274,7 +278,11 @@ impl<'d> ClassBreaker<'d> {
             settings: *settings,
             scratch: Vec::new(),
             sift: Sift::default(),
-            solver: solver.unwrap_or_else(|| Solver::new(self.trie, &self.geometry, self.scoring)),
+            solver: solver.unwrap_or_else(|| {
+                self.solver
+                    .get_or_init(|| Solver::new(self.trie, &self.geometry, self.scoring))
+                    .fresh()
+            }),
             out: BreakOutcome {
                 eliminated: vec![0; n + 1],
                 ..BreakOutcome::default()

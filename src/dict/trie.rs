@@ -166,13 +166,17 @@ impl TrieBuf {
 
     /// Checks the structural rules every reader relies on, so that no lookup can index out of
     /// bounds or loop: masks use 26 bits, children lie after their parent and inside the
-    /// array, word ids are in range and each used once.
+    /// array, word ids are in range and each used once, and the nodes form one tree in the
+    /// breadth-first layout [`TrieBuf::build`] writes (each node's children directly after
+    /// the children of the nodes before it), so that no node has two parents or none.
     pub fn check(nodes: &[u32], word_len: &[u8]) -> Result<(), TrieError> {
         if nodes.is_empty() || !nodes.len().is_multiple_of(NODE_WORDS) {
             return Err(TrieError("node array length"));
         }
         let count = nodes.len() / NODE_WORDS;
         let mut seen = vec![false; word_len.len()];
+        // Where the next node's children must start: after the root and every child so far.
+        let mut next_first = 1;
         for i in 0..count {
             let (mask, first, word) = (
                 nodes[i * NODE_WORDS],
@@ -185,6 +189,10 @@ impl TrieBuf {
             if mask != 0 && (first <= i || first + mask.count_ones() as usize > count) {
                 return Err(TrieError("child index"));
             }
+            if mask != 0 && first != next_first {
+                return Err(TrieError("not a breadth-first tree"));
+            }
+            next_first += mask.count_ones() as usize;
             if word != 0 {
                 let id = word as usize - 1;
                 if id >= seen.len() || std::mem::replace(&mut seen[id], true) {
@@ -194,6 +202,9 @@ impl TrieBuf {
         }
         if seen.iter().any(|s| !s) {
             return Err(TrieError("word count"));
+        }
+        if next_first != count {
+            return Err(TrieError("not a breadth-first tree"));
         }
         Ok(())
     }
@@ -218,5 +229,27 @@ mod tests {
         assert!(t.walk(&l("cx")).is_none());
         let quit = t.word(t.walk(&l("qit")).unwrap()).unwrap();
         assert_eq!(t.word_len(quit), 4);
+    }
+
+    /// Arrays that pass every per-node rule but are no tree are refused: a node with two
+    /// parents (which a walk would visit twice and a relayout would place twice), and a node
+    /// with no parent.
+    #[test]
+    fn check_refuses_what_is_not_a_tree() {
+        // Root {a, b} -> nodes 1 and 2, both {c} -> the same node 3, a word.
+        let shared = [0b11, 1, 0, 0b100, 3, 0, 0b100, 3, 0, 0, 0, 1];
+        assert_eq!(
+            TrieBuf::check(&shared, &[3]),
+            Err(TrieError("not a breadth-first tree"))
+        );
+        // Root {a} -> node 1, a word; node 2 a word that no node points to.
+        let orphan = [0b1, 1, 0, 0, 0, 1, 0, 0, 2];
+        assert_eq!(
+            TrieBuf::check(&orphan, &[3, 3]),
+            Err(TrieError("not a breadth-first tree"))
+        );
+        let words = filter_words("cat\ncats\ncar\ndog\nquit\nqat\n");
+        let buf = TrieBuf::build(&words);
+        assert_eq!(TrieBuf::check(&buf.nodes, &buf.word_len), Ok(()));
     }
 }

@@ -3,12 +3,17 @@
 //! unchanged).
 //!
 //! An *edit* changes one cell to another allowed letter, or swaps the letters of two cells.
-//! Neighbours are generated in parallel, reduced to canonical forms, sorted and deduplicated;
-//! they are scored in fixed-size chunks (one [`Solver`] per rayon task, all sharing the
-//! tables of the climber's first) whose results are
-//! concatenated in order, and the next pool is the first P of the candidates sorted by
-//! (score descending, canonical string ascending). Every step is therefore a function of the
-//! pool alone, whatever the number of threads.
+//! Neighbours are generated in parallel, reduced to canonical forms, sorted and deduplicated,
+//! and the next pool is the first P of the candidates sorted by (score descending, canonical
+//! string ascending). Every step is therefore a function of the pool alone, whatever the
+//! number of threads.
+//!
+//! Most of a neighbourhood is one-letter changes, and the changes of one parent at one cell
+//! differ in that cell only: a board still to score is scored with the others of the first
+//! such group that holds it, in one walk ([`Solver::score_many`]); swaps and the first pool
+//! are scored one by one, in fixed-size batches. Each parallel task has its own [`Solver`],
+//! sharing the climber's tables ([`Solver::fresh`]); scores are exact, so which group scores
+//! a board changes nothing.
 //!
 //! Scores of the previous round's candidates are kept and reused: a board that stays in the
 //! pool has the same neighbours as last round, so late rounds score only the neighbours of
@@ -29,7 +34,9 @@ const CHUNK: usize = 2048;
 /// differ in one cell, which [`Solver::score_many`] scores in one walk.
 #[derive(Default)]
 struct CellChanges {
+    /// The boards as made: the parent with the cell changed.
     raw: Vec<Board>,
+    /// `canonical[i]`: the canonical form of `raw[i]`, which has its score.
     canonical: Vec<Board>,
 }
 
@@ -44,6 +51,7 @@ struct Edits {
 
 /// Boards scored in one parallel task, and where their scores go.
 struct Batch {
+    /// The boards to score (raw or canonical: a board scores as its canonical form).
     boards: Vec<Board>,
     /// `at[i]`: the index of `boards[i]`'s canonical form in the round's candidates.
     at: Vec<usize>,
