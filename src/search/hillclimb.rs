@@ -8,10 +8,10 @@
 //! string ascending). Every step is therefore a function of the pool alone, whatever the
 //! number of threads.
 //!
-//! Most of a neighbourhood is one-letter changes, and the changes of one parent at one cell
-//! differ in that cell only: a board still to score is scored with the others of the first
-//! such group that holds it, in one walk ([`Solver::score_many`]); swaps and the first pool
-//! are scored one by one, in fixed-size batches. Each parallel task has its own [`Solver`],
+//! A parent's neighbours come in families that agree with it off a few cells: the changes
+//! of one cell, and the swaps of one cell with the later ones. A board still to score is
+//! scored with the others of the first family that holds it, in one walk
+//! ([`Solver::score_many`]); the first pool is scored one by one, in fixed-size batches. Each parallel task has its own [`Solver`],
 //! sharing the climber's tables ([`Solver::fresh`]); scores are exact, so which group scores
 //! a board changes nothing.
 //!
@@ -30,23 +30,16 @@ use std::time::Instant;
 /// Boards scored one by one in one parallel task.
 const CHUNK: usize = 2048;
 
-/// One board's one-letter changes at one cell, as made and in canonical form: boards that
-/// differ in one cell, which [`Solver::score_many`] scores in one walk.
+/// Neighbours of one board that agree with it off a few cells, as made and in canonical
+/// form: one cell's one-letter changes (all differ from the parent in that cell), or the
+/// swaps of one cell with each later cell. [`Solver::score_many`] scores them in one walk,
+/// which follows the paths over the cells where they agree once for all.
 #[derive(Default)]
-struct CellChanges {
-    /// The boards as made: the parent with the cell changed.
+struct Family {
+    /// The boards as made from the parent.
     raw: Vec<Board>,
     /// `canonical[i]`: the canonical form of `raw[i]`, which has its score.
     canonical: Vec<Board>,
-}
-
-/// The neighbours of one board.
-#[derive(Default)]
-struct Edits {
-    /// One entry per cell.
-    changes: Vec<CellChanges>,
-    /// The swaps of two different letters, canonical.
-    swaps: Vec<Board>,
 }
 
 /// Boards scored in one parallel task, and where their scores go.
@@ -55,7 +48,7 @@ struct Batch {
     boards: Vec<Board>,
     /// `at[i]`: the index of `boards[i]`'s canonical form in the round's candidates.
     at: Vec<usize>,
-    /// The boards differ in one cell (one cell's changes): scored in one walk.
+    /// The boards are of one [`Family`]: scored in one walk.
     one_walk: bool,
 }
 
@@ -134,62 +127,63 @@ impl<'d> HillClimber<'d> {
         })
     }
 
-    /// The neighbours of `board`: its one-letter changes, grouped by cell, and its swaps,
-    /// each with its canonical form.
-    fn edits(&self, board: &Board) -> Edits {
+    /// The neighbours of `board`, in families: per cell its one-letter changes, then per
+    /// cell its swaps with the later cells (of a different letter).
+    fn edits(&self, board: &Board) -> Vec<Family> {
         let n = self.space.size.cells();
         let letters = self.space.letters.allowed();
-        let mut edits = Edits::default();
+        let mut families = Vec::with_capacity(2 * n);
+        let add = |family: &mut Family, b: Board| {
+            family.canonical.push(self.symmetries.canonical(&b));
+            family.raw.push(b);
+        };
         for cell in 0..n {
             let old = board.get(cell);
-            let mut changes = CellChanges::default();
+            let mut changes = Family::default();
             for &l in letters {
                 if l != old {
                     let mut b = *board;
                     b.set(cell, l);
-                    changes.canonical.push(self.symmetries.canonical(&b));
-                    changes.raw.push(b);
+                    add(&mut changes, b);
                 }
             }
-            edits.changes.push(changes);
+            families.push(changes);
         }
         for i in 0..n {
+            let mut swaps = Family::default();
             for j in i + 1..n {
                 if board.get(i) != board.get(j) {
                     let mut b = *board;
                     b.swap(i, j);
-                    edits.swaps.push(self.symmetries.canonical(&b));
+                    add(&mut swaps, b);
                 }
             }
+            families.push(swaps);
         }
-        edits
+        families
     }
 
     /// The canonical forms of every board within one edit of `board`.
     pub fn neighbours(&self, board: &Board) -> Vec<Board> {
-        let edits = self.edits(board);
-        let mut out: Vec<Board> = edits
-            .changes
+        self.edits(board)
             .into_iter()
-            .flat_map(|c| c.canonical)
-            .collect();
-        out.extend(edits.swaps);
-        out
+            .flat_map(|f| f.canonical)
+            .collect()
     }
 
     /// Scores `boards` (sorted, distinct), taking the score of every board that `known`
     /// (sorted by board) already holds. Returns all of them in board order, and how many
     /// were scored now.
     ///
-    /// A board to score that is one of the `changes` is scored together with the other
-    /// changes of its group that need it, in one walk ([`Solver::score_many`]); the rest
-    /// one by one. Every score is exact either way, so the result does not depend on which
-    /// group scores a board.
+    /// A board to score that is in one of the `families` is scored together with the others
+    /// of the first family that holds it and need it, in one walk ([`Solver::score_many`]);
+    /// the rest one by one. Every score is exact either way, so the result does not depend
+    /// on which family scores a board.
     fn score_with(
         &self,
         boards: Vec<Board>,
         known: &[Scored],
-        changes: &[CellChanges],
+        families: &[Family],
     ) -> (Vec<Scored>, usize) {
         // Merge join: both lists are sorted by board, so one pass finds the known scores.
         let mut out = Vec::with_capacity(boards.len());
@@ -208,15 +202,15 @@ impl<'d> HillClimber<'d> {
             pending.push(!found);
         }
         let fresh = pending.iter().filter(|&&p| p).count();
-        // Each board to score goes to the first group (in `changes` order) that holds it.
+        // Each board to score goes to the first family that holds it.
         let mut batches: Vec<Batch> = Vec::new();
-        for group in changes {
+        for family in families {
             let mut batch = Batch {
                 boards: Vec::new(),
                 at: Vec::new(),
                 one_walk: true,
             };
-            for (raw, canonical) in group.raw.iter().zip(&group.canonical) {
+            for (raw, canonical) in family.raw.iter().zip(&family.canonical) {
                 if let Ok(i) = out.binary_search_by(|s| s.board.cmp(canonical))
                     && std::mem::take(&mut pending[i])
                 {
@@ -243,7 +237,7 @@ impl<'d> HillClimber<'d> {
                 |solver, batch| {
                     let mut scores = vec![0; batch.boards.len()];
                     if batch.one_walk && batch.boards.len() > 1 {
-                        // A cell's changes: at most one per letter, so within GROUP_MAX.
+                        // One walk scores at most GROUP_MAX boards.
                         for (boards, out) in batch
                             .boards
                             .chunks(GROUP_MAX)
@@ -301,18 +295,20 @@ impl<'d> HillClimber<'d> {
         // Invariant: `pool` is the best P of `known` in (score, board) order, so each round's
         // pool is at least as good, board for board, as the last; equality means converged.
         loop {
-            let edits: Vec<Edits> = pool.par_iter().map(|s| self.edits(&s.board)).collect();
-            let mut candidates: Vec<Board> = edits
+            let families: Vec<Family> = pool
+                .par_iter()
+                .flat_map_iter(|s| self.edits(&s.board))
+                .collect();
+            let mut candidates: Vec<Board> = families
                 .iter()
-                .flat_map(|e| e.changes.iter().flat_map(|c| &c.canonical).chain(&e.swaps))
+                .flat_map(|f| &f.canonical)
                 .copied()
                 .collect();
             candidates.extend(pool.iter().map(|s| s.board));
             candidates.par_sort_unstable();
             candidates.dedup();
             let count = candidates.len();
-            let changes: Vec<CellChanges> = edits.into_iter().flat_map(|e| e.changes).collect();
-            let (next_known, scored) = self.score_with(candidates, &known, &changes);
+            let (next_known, scored) = self.score_with(candidates, &known, &families);
             known = next_known;
             let next = self.best_of(&known);
             rounds += 1;
@@ -386,9 +382,9 @@ mod tests {
         assert!(hc.neighbours(&b).iter().all(|n| sym.is_canonical(n)));
     }
 
-    /// Scoring a round's candidates a cell's changes at a time (one walk each) gives every
-    /// board the score it gets alone, whatever the known scores and the overlap between
-    /// parents' neighbourhoods.
+    /// Scoring a round's candidates a family at a time (a cell's changes, a cell's swaps: one
+    /// walk each) gives every board the score it gets alone, whatever the known scores and
+    /// the overlap between parents' neighbourhoods.
     #[test]
     fn grouped_scoring_equals_scoring_each_board() {
         let d = Dictionary::enable2k();
@@ -405,10 +401,10 @@ mod tests {
             Board::parse(size, "dnisetalsrep").unwrap(),
             Board::parse(size, "dnisetalsret").unwrap(),
         ];
-        let edits: Vec<Edits> = parents.iter().map(|p| hc.edits(p)).collect();
-        let mut candidates: Vec<Board> = edits
+        let families: Vec<Family> = parents.iter().flat_map(|p| hc.edits(p)).collect();
+        let mut candidates: Vec<Board> = families
             .iter()
-            .flat_map(|e| e.changes.iter().flat_map(|c| &c.canonical).chain(&e.swaps))
+            .flat_map(|f| &f.canonical)
             .copied()
             .collect();
         candidates.sort_unstable();
@@ -423,8 +419,7 @@ mod tests {
                 board: *b,
             })
             .collect();
-        let changes: Vec<CellChanges> = edits.into_iter().flat_map(|e| e.changes).collect();
-        let (grouped, fresh) = hc.score_with(candidates.clone(), &known, &changes);
+        let (grouped, fresh) = hc.score_with(candidates.clone(), &known, &families);
         assert_eq!(fresh, candidates.len() - known.len());
         assert_eq!(grouped.len(), candidates.len());
         for (s, b) in grouped.iter().zip(&candidates) {
