@@ -11,9 +11,9 @@
 //! A parent's neighbours come in families that agree with it off a few cells: the changes
 //! of one cell, and the swaps of one cell with the later ones. A board still to score is
 //! scored with the others of the first family that holds it, in one walk
-//! ([`Solver::score_many`]); the first pool is scored one by one, in fixed-size batches. Each parallel task has its own [`Solver`],
-//! sharing the climber's tables ([`Solver::fresh`]); scores are exact, so which group scores
-//! a board changes nothing.
+//! ([`Solver::score_many`]); the first pool is scored one by one, in fixed-size batches.
+//! Each parallel task has its own [`Solver`], sharing the climber's tables
+//! ([`Solver::fresh`]); scores are exact, so which family scores a board changes nothing.
 //!
 //! Scores of the previous round's candidates are kept and reused: a board that stays in the
 //! pool has the same neighbours as last round, so late rounds score only the neighbours of
