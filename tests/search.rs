@@ -1,6 +1,6 @@
-//! End-to-end tests of `canon`, `hillclimb`, `anneal`, `roll` and `rollable`: published
-//! optima reached with fixed seeds, output independent of thread count, exact dice matching,
-//! and bad input refused with one line and exit status 2.
+//! End-to-end tests of `canon`, `hillclimb`, `anneal`, `iterate`, `roll` and `rollable`:
+//! published optima reached with fixed seeds, output independent of thread count, exact dice
+//! matching, and bad input refused with one line and exit status 2.
 
 use bogglemax::board::{Board, Size, Symmetries};
 use std::io::Write;
@@ -230,6 +230,46 @@ fn anneal_finds_a_good_3x3_board_deterministically() {
     );
 }
 
+#[test]
+fn iterate_finds_the_3x3_optimum_deterministically() {
+    let args = |t: &'static str| {
+        [
+            "iterate",
+            "--size",
+            "3x3",
+            "--runs",
+            "3",
+            "--kicks",
+            "60",
+            "--patience",
+            "20",
+            "--seed",
+            "1",
+            "--top",
+            "2",
+            "--threads",
+            t,
+            "-q",
+        ]
+    };
+    let out = stdout_ok(&args("2"));
+    let runs = run_results(&out);
+    assert_eq!(runs.len(), 3);
+    assert!(runs.contains(&(545, "deslatper".to_string())), "{out}");
+    assert!(
+        out.lines()
+            .nth(3)
+            .is_some_and(|l| l.starts_with("545 deslatper ")),
+        "{out}"
+    );
+    let order: Vec<&str> = out.lines().take(3).map(|l| &l[..6]).collect();
+    assert_eq!(order, ["run 0:", "run 1:", "run 2:"]);
+    assert_eq!(
+        without_seconds(&out),
+        without_seconds(&stdout_ok(&args("1")))
+    );
+}
+
 /// Checks a `BOARD: yes L:DIE ...` line: every letter on its die, every die used once.
 fn check_assignment(line: &str, dice: &str) {
     let (board, rest) = line.split_once(": yes ").expect("a yes line");
@@ -346,6 +386,19 @@ fn bad_input_is_refused() {
     fails_with(&["anneal", "--size", "3x3", "--steps", "0"], "--steps");
     fails_with(&["anneal", "--size", "3x3", "--t-end", "100"], "--t-end");
     fails_with(&["anneal", "--runs", "0"], "--runs");
+    fails_with(&["iterate", "--size", "3x3", "--kicks", "0"], "--kicks");
+    fails_with(
+        &["iterate", "--size", "3x3", "--strength", "0"],
+        "--strength",
+    );
+    fails_with(
+        &["iterate", "--size", "3x3", "--patience", "0"],
+        "--patience",
+    );
+    fails_with(
+        &["iterate", "--size", "3x3", "--temperature=-1"],
+        "--temperature",
+    );
     fails_with(&["canon", "--size", "3x3", "abcd"], "needs 9");
     fails_with(&["roll", "--dice", "fancy"], "unknown dice set 'fancy'");
     fails_with(

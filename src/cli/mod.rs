@@ -75,6 +75,8 @@ pub enum Command {
     Hillclimb(search::HillclimbArgs),
     /// Search for high-scoring boards by simulated annealing with adaptive perturbations.
     Anneal(search::AnnealArgs),
+    /// Search for high-scoring boards by iterated local search: climb, kick, climb again.
+    Iterate(search::IterateArgs),
     /// Roll a random 4x4 board with Boggle dice.
     Roll(dice::RollArgs),
     /// Decide exactly whether 4x4 boards can be rolled with Boggle dice, or estimate how often.
@@ -101,6 +103,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Canon(args) => search::run_canon(&args, &mut out),
         Command::Hillclimb(args) => search::run_hillclimb(&args, &mut out),
         Command::Anneal(args) => search::run_anneal(&args, &mut out),
+        Command::Iterate(args) => search::run_iterate(&args, &mut out),
         Command::Roll(args) => dice::run_roll(&args, &mut out),
         Command::Rollable(args) => dice::run_rollable(&args, &mut out),
     }

@@ -1,5 +1,6 @@
 //! Local search for high-scoring boards: the pool hill climber of the paper's Listing 1
-//! ([`hillclimb`]) and simulated annealing with adaptive perturbations ([`anneal`]).
+//! ([`hillclimb`]), simulated annealing with adaptive perturbations ([`anneal`]) and iterated
+//! local search ([`iterated`]).
 //!
 //! Both are organised as independent *runs*: run `r` draws all its randomness from
 //! [`Rng::stream`]`(seed, r)`, and any parallel work inside a run is merged in a fixed order,
@@ -9,6 +10,7 @@
 
 pub mod anneal;
 pub mod hillclimb;
+pub mod iterated;
 
 use crate::board::{ALPHABET, Board, Size, Symmetries};
 use crate::rng::Rng;
