@@ -240,7 +240,7 @@ fn iterate_finds_the_3x3_optimum_deterministically() {
             "--runs",
             "3",
             "--kicks",
-            "60",
+            "150",
             "--patience",
             "20",
             "--seed",

@@ -147,7 +147,8 @@ optima include it. Runs go in parallel, one per thread; lines come out in run or
 pub struct IterateArgs {
     #[command(flatten)]
     pub common: CommonSearchArgs,
-    /// Kicks per run: each makes a few random edits to the current board and climbs again.
+    /// Kicks per run: each makes a few random edits to the current board and climbs again
+    /// (or, when an episode ends, climbs from a new random board).
     /// The defaults are tuned on 5x5 ENABLE2K, where 1,500 kicks take about 3 minutes.
     #[arg(long, default_value_t = 1500, value_name = "N")]
     pub kicks: u64,
@@ -234,7 +235,7 @@ pub fn run_anneal(args: &AnnealArgs, out: &mut Output) -> anyhow::Result<()> {
     let mut progress = Progress::counting("anneal", c.runs as u64 * args.steps, "steps", c.quiet);
     let start = Instant::now();
     let report = |r: &AnnealReport| {
-        progress.inc_by(10_000.min(r.steps));
+        progress.inc_by(r.since);
         progress.note(
             &format!(
                 "anneal run {} step {}/{}: best {}, T {:.2}, {:.1} s",
@@ -272,7 +273,7 @@ pub fn run_iterate(args: &IterateArgs, out: &mut Output) -> anyhow::Result<()> {
     let mut progress = Progress::counting("iterate", c.runs as u64 * args.kicks, "kicks", c.quiet);
     let start = Instant::now();
     let report = |r: &IteratedReport| {
-        progress.inc_by(100.min(r.kicks));
+        progress.inc_by(r.since);
         progress.note(
             &format!(
                 "iterate run {} kick {}/{}: best {}, {:.1} s",

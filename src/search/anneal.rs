@@ -93,13 +93,15 @@ impl AnnealSettings {
     }
 }
 
-/// What a run reports every so often.
+/// What a run reports after every 10,000 proposals and after its last.
 #[derive(Clone, Copy, Debug)]
 pub struct AnnealReport {
     /// The run.
     pub run: usize,
     /// Proposals made so far.
     pub step: u64,
+    /// Proposals made since the run's previous report.
+    pub since: u64,
     /// Proposals in all.
     pub steps: u64,
     /// Best score seen so far.
@@ -313,10 +315,11 @@ impl<'d> Annealer<'d> {
                     top.offer(&self.symmetries, &board, score);
                 }
             }
-            if (step + 1) % REPORT_EVERY == 0 {
+            if (step + 1) % REPORT_EVERY == 0 || step + 1 == s.steps {
                 report(&AnnealReport {
                     run,
                     step: step + 1,
+                    since: (step + 1) - step / REPORT_EVERY * REPORT_EVERY,
                     steps: s.steps,
                     best: top.best_score().unwrap_or(0),
                     temperature,

@@ -14,7 +14,7 @@ use super::{RunOutcome, SearchError, SearchSpace, TopBoards};
 use crate::board::{Board, Geometry, Symmetries};
 use crate::dict::Trie;
 use crate::rng::Rng;
-use crate::solve::Solver;
+use crate::solve::{GROUP_MAX, Solver};
 use std::time::Instant;
 
 /// Settings of an iterated local search.
@@ -53,16 +53,21 @@ impl IteratedSettings {
     }
 }
 
-/// What a run reports every so often.
+/// Kicks between two progress reports of a run.
+pub const REPORT_EVERY: u64 = 100;
+
+/// What a run reports after every [`REPORT_EVERY`] kicks and after its last.
 #[derive(Clone, Copy, Debug)]
 pub struct IteratedReport {
     /// The run.
     pub run: usize,
     /// Kicks done so far.
     pub kick: u64,
+    /// Kicks done since the run's previous report.
+    pub since: u64,
     /// Kicks in all.
     pub kicks: u64,
-    /// Best score so far.
+    /// Best score the run has found so far.
     pub best: u64,
 }
 
@@ -145,18 +150,21 @@ impl<'d> IteratedSearch<'d> {
                 if scratch.boards.is_empty() {
                     continue;
                 }
+                // A family holds at most 25 changes or 35 swaps (6x6), within one walk.
+                debug_assert!(scratch.boards.len() <= GROUP_MAX);
                 scratch.scores.clear();
                 scratch.scores.resize(scratch.boards.len(), 0);
                 solver.score_many(&scratch.boards, &mut scratch.scores);
-                let (i, &s) = scratch
+                // The family is not empty (checked above), so it has a best board.
+                let (best_index, &best_score) = scratch
                     .scores
                     .iter()
                     .enumerate()
-                    .max_by_key(|&(i, s)| (s, std::cmp::Reverse(i)))
+                    .max_by_key(|&(i, score)| (score, std::cmp::Reverse(i)))
                     .expect("a non-empty family");
-                if s > score {
-                    board = scratch.boards[i];
-                    score = s;
+                if best_score > score {
+                    board = scratch.boards[best_index];
+                    score = best_score;
                     continue 'climb;
                 }
             }
@@ -164,10 +172,11 @@ impl<'d> IteratedSearch<'d> {
         }
     }
 
-    /// Runs search number `run` (its generator is `Rng::stream(seed, run)`).
+    /// Runs search number `run` (its generator is `Rng::stream(seed, run)`), calling
+    /// `report` after every [`REPORT_EVERY`] kicks and after the last.
     pub fn run(&self, run: usize, report: &(dyn Fn(&IteratedReport) + Sync)) -> RunOutcome {
         let start = Instant::now();
-        let s = &self.settings;
+        let settings = &self.settings;
         let mut rng = Rng::stream(self.space.seed, run as u64);
         let mut solver = self.solver.fresh();
         let n = self.space.size.cells();
@@ -176,63 +185,100 @@ impl<'d> IteratedSearch<'d> {
             boards: Vec::new(),
             scores: Vec::new(),
         };
-        let mut top = TopBoards::new(s.keep);
+        let mut top = TopBoards::new(settings.keep);
         let first = self.space.letters.random_board(self.space.size, &mut rng);
         let first_score = solver.score(&first);
-        let (mut board, mut score) =
+        let (mut board, score) =
             self.climb(&mut solver, first, first_score, &mut rng, &mut scratch);
         top.offer(&self.symmetries, &board, score);
-        let mut best_score = score;
-        let mut episode_best = score;
-        let mut stale = 0;
-        for kick in 0..s.kicks {
-            let (next, next_score) = if stale >= s.patience {
-                // A new episode, from a random board.
-                let b = self.space.letters.random_board(self.space.size, &mut rng);
-                let sc = solver.score(&b);
-                stale = 0;
-                episode_best = 0;
-                score = 0;
-                self.climb(&mut solver, b, sc, &mut rng, &mut scratch)
+        let mut episode = Episode::start(score);
+        // Invariant: `episode.score` is the score of `board`, the current local optimum.
+        for kick in 0..settings.kicks {
+            if episode.is_over(settings.patience) {
+                let fresh = self.space.letters.random_board(self.space.size, &mut rng);
+                let fresh_score = solver.score(&fresh);
+                let (next, next_score) =
+                    self.climb(&mut solver, fresh, fresh_score, &mut rng, &mut scratch);
+                top.offer(&self.symmetries, &next, next_score);
+                board = next;
+                episode = Episode::start(next_score);
             } else {
                 let mut next = board;
-                for _ in 0..s.strength {
+                for _ in 0..settings.strength {
                     self.edit(&mut next, &mut rng);
                 }
-                let next_score = solver.score(&next);
-                self.climb(&mut solver, next, next_score, &mut rng, &mut scratch)
-            };
-            if top.admits(next_score) {
+                let kicked_score = solver.score(&next);
+                let (next, next_score) =
+                    self.climb(&mut solver, next, kicked_score, &mut rng, &mut scratch);
                 top.offer(&self.symmetries, &next, next_score);
+                if episode.accepts(next_score, settings.temperature, &mut rng) {
+                    board = next;
+                    episode.record(next_score);
+                } else {
+                    episode.record(episode.score);
+                }
             }
-            let accept = next_score >= score
-                || (s.temperature > 0.0
-                    && rng.unit() < ((next_score as f64 - score as f64) / s.temperature).exp());
-            if accept {
-                board = next;
-                score = next_score;
-            }
-            if score > episode_best {
-                episode_best = score;
-                stale = 0;
-            } else {
-                stale += 1;
-            }
-            best_score = best_score.max(score);
-            if (kick + 1) % 100 == 0 {
+            let done = kick + 1;
+            if done % REPORT_EVERY == 0 || done == settings.kicks {
                 report(&IteratedReport {
                     run,
-                    kick: kick + 1,
-                    kicks: s.kicks,
-                    best: best_score,
+                    kick: done,
+                    since: done - kick / REPORT_EVERY * REPORT_EVERY,
+                    kicks: settings.kicks,
+                    best: top.best_score().unwrap_or(0),
                 });
             }
         }
         RunOutcome {
             run,
             finalists: top.boards().to_vec(),
-            rounds: s.kicks,
+            rounds: settings.kicks,
             seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// Where a run stands between two kicks: the score of its current local optimum, the best
+/// score of its episode, and how many kicks in a row have not raised that best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Episode {
+    score: u64,
+    best: u64,
+    stale: u64,
+}
+
+impl Episode {
+    /// An episode whose first local optimum scores `score`.
+    fn start(score: u64) -> Episode {
+        Episode {
+            score,
+            best: score,
+            stale: 0,
+        }
+    }
+
+    /// Whether `patience` kicks in a row have gone by without a better board.
+    fn is_over(&self, patience: u64) -> bool {
+        self.stale >= patience
+    }
+
+    /// Whether to move to a local optimum scoring `next`: always if it is at least as good,
+    /// otherwise with probability `exp(-loss / temperature)` (never at temperature 0, which
+    /// draws nothing from `rng`).
+    fn accepts(&self, next: u64, temperature: f64, rng: &mut Rng) -> bool {
+        next >= self.score
+            || (temperature > 0.0
+                && rng.unit() < ((next as f64 - self.score as f64) / temperature).exp())
+    }
+
+    /// Records a kick after which the current local optimum scores `score`.
+    fn record(&mut self, score: u64) {
+        self.score = score;
+        if score > self.best {
+            self.best = score;
+            self.stale = 0;
+        } else {
+            self.stale += 1;
         }
     }
 }
@@ -253,7 +299,7 @@ mod tests {
     use crate::search::Letters;
     use crate::solve::Scoring;
 
-    fn search<'d>(d: &'d Dictionary, size: &str, letters: Letters) -> IteratedSearch<'d> {
+    fn searcher<'d>(d: &'d Dictionary, size: &str, letters: Letters) -> IteratedSearch<'d> {
         let space = SearchSpace {
             size: size.parse::<Size>().unwrap(),
             scoring: Scoring::Standard,
@@ -275,9 +321,9 @@ mod tests {
     #[test]
     fn a_climb_ends_on_a_local_optimum() {
         let d = Dictionary::enable2k();
-        let it = search(&d, "3x4", Letters::all());
-        let size = it.space.size;
-        let mut solver = it.solver.fresh();
+        let search = searcher(&d, "3x4", Letters::all());
+        let size = search.space.size;
+        let mut solver = search.solver.fresh();
         let mut rng = Rng::new(11);
         let n = size.cells();
         let mut scratch = Scratch {
@@ -286,9 +332,10 @@ mod tests {
             scores: Vec::new(),
         };
         for _ in 0..5 {
-            let start = it.space.letters.random_board(size, &mut rng);
+            let start = search.space.letters.random_board(size, &mut rng);
             let start_score = solver.score(&start);
-            let (top, score) = it.climb(&mut solver, start, start_score, &mut rng, &mut scratch);
+            let (top, score) =
+                search.climb(&mut solver, start, start_score, &mut rng, &mut scratch);
             assert_eq!(score, solver.score(&top));
             assert!(score >= start_score);
             for cell in 0..n {
@@ -306,13 +353,41 @@ mod tests {
         }
     }
 
+    /// An episode ends after exactly `patience` kicks in a row without a better board, and a
+    /// better board starts the count again; worse boards are refused at temperature 0 and
+    /// taken at a high one.
+    #[test]
+    fn episodes_end_after_patience_stale_kicks() {
+        let mut e = Episode::start(100);
+        for _ in 0..2 {
+            assert!(!e.is_over(3));
+            e.record(100);
+        }
+        e.record(101);
+        assert_eq!((e.best, e.stale), (101, 0));
+        for _ in 0..3 {
+            assert!(!e.is_over(3));
+            e.record(99);
+        }
+        assert!(e.is_over(3));
+        assert_eq!(e.best, 101);
+        let mut rng = Rng::new(1);
+        let e = Episode::start(100);
+        assert!(e.accepts(100, 0.0, &mut rng));
+        assert!(!e.accepts(99, 0.0, &mut rng));
+        let taken = (0..1000).filter(|_| e.accepts(99, 1e6, &mut rng)).count();
+        assert!(taken > 990, "{taken}");
+        let taken = (0..1000).filter(|_| e.accepts(50, 1.0, &mut rng)).count();
+        assert_eq!(taken, 0);
+    }
+
     #[test]
     fn tiny_dictionary_finds_its_word() {
         // With one word the best boards spell it once (1 point).
         let d = Dictionary::from_text("t", b"cat\n");
         let letters = Letters::excluding("bdefghijklmnopqrsuvwxz").unwrap();
-        let it = search(&d, "2x2", letters);
-        let out = it.run(0, &|_| {});
+        let search = searcher(&d, "2x2", letters);
+        let out = search.run(0, &|_| {});
         assert_eq!(out.best().score, 1);
         assert_eq!(out.rounds, 20);
         assert!(out.finalists.len() <= 3);

@@ -2,7 +2,7 @@
 //! ([`hillclimb`]), simulated annealing with adaptive perturbations ([`anneal`]) and iterated
 //! local search ([`iterated`]).
 //!
-//! Both are organised as independent *runs*: run `r` draws all its randomness from
+//! All three are organised as independent *runs*: run `r` draws all its randomness from
 //! [`Rng::stream`]`(seed, r)`, and any parallel work inside a run is merged in a fixed order,
 //! so results depend only on the seed, never on the number of threads. Boards are reported in
 //! canonical form ([`Symmetries::canonical`]), and ties between equal scores are broken by the
@@ -154,9 +154,10 @@ pub struct RunOutcome {
     /// Run number, from 0.
     pub run: usize,
     /// The best distinct boards this run ended with (best first, at least one): the final
-    /// pool of a hill climb, the best boards an anneal visited.
+    /// pool of a hill climb, the best boards an anneal visited, the best local optima of an
+    /// iterated search.
     pub finalists: Vec<Scored>,
-    /// Rounds of a hill climb, steps of an anneal.
+    /// Rounds of a hill climb, steps of an anneal, kicks of an iterated search.
     pub rounds: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
