@@ -15,6 +15,7 @@ use crate::board::{Board, Geometry, Symmetries};
 use crate::dict::Trie;
 use crate::rng::Rng;
 use crate::solve::{GROUP_MAX, Solver};
+use std::collections::HashSet;
 use std::time::Instant;
 
 /// Settings of an iterated local search.
@@ -126,6 +127,11 @@ impl<'d> IteratedSearch<'d> {
         // none holds a better board ends the climb.
         'climb: loop {
             rng.shuffle(&mut scratch.order);
+            // A board this run has already found to be a local optimum needs no pass: it
+            // would find nothing (the shuffle above is kept, so the random stream is the same).
+            if scratch.optima.contains(&board) {
+                return (board, score);
+            }
             for &f in &scratch.order[..families] {
                 scratch.boards.clear();
                 if f < n {
@@ -168,6 +174,7 @@ impl<'d> IteratedSearch<'d> {
                     continue 'climb;
                 }
             }
+            scratch.optima.insert(board);
             return (board, score);
         }
     }
@@ -184,6 +191,7 @@ impl<'d> IteratedSearch<'d> {
             order: (0..2 * n).collect(),
             boards: Vec::new(),
             scores: Vec::new(),
+            optima: HashSet::new(),
         };
         let mut top = TopBoards::new(settings.keep);
         let first = self.space.letters.random_board(self.space.size, &mut rng);
@@ -283,12 +291,14 @@ impl Episode {
     }
 }
 
-/// Buffers a climb reuses.
+/// What the climbs of one run share: buffers, and the local optima found so far.
 struct Scratch {
     /// The families (cells, then cells + n for swaps), shuffled before each pass.
     order: Vec<usize>,
     boards: Vec<Board>,
     scores: Vec<u64>,
+    /// Every local optimum the run has reached (at most one per climb).
+    optima: HashSet<Board>,
 }
 
 #[cfg(test)]
@@ -330,6 +340,7 @@ mod tests {
             order: (0..2 * n).collect(),
             boards: Vec::new(),
             scores: Vec::new(),
+            optima: HashSet::new(),
         };
         for _ in 0..5 {
             let start = search.space.letters.random_board(size, &mut rng);
