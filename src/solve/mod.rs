@@ -5,7 +5,7 @@
 //! A depth-first walk from every cell, carrying the prefix-tree node of the letters so far and
 //! a bit mask of used cells, over the solver's own copy of the tree (`walk::WalkTrie`,
 //! shared by every [`Solver::fresh`] copy). Before a board's walk, each cell gets the set of
-//! letters around it and, per letter, the neighbours that hold it (`around`, `beside`): a
+//! letters around it, and each letter the cells that hold it (`around`, `cells_of`): a
 //! node then steps only to the letters both around its cell and extending it, which on most
 //! nodes of a random board is none, and a child is entered only if it is a word or some
 //! letter around its cell extends it. Score counts a word once per board by stamping its node
@@ -52,11 +52,10 @@ pub struct Solver<'d> {
     neighbor_masks: [u64; MAX_CELLS],
     cells: usize,
     /// On the current board or group (set by [`Solver::score`] and [`Solver::score_many`]):
-    /// `around[c]`, the letters of cell `c`'s neighbours as a mask, and `beside[c][l]`, the
-    /// neighbours of `c` with letter `l` (valid for the letters of `around[c]` only). For a
-    /// group, the letters of any of its boards.
+    /// `around[c]`, the letters of cell `c`'s neighbours as a mask, and `cells_of[l]`, the
+    /// cells holding letter `l`. For a group, the letters of any of its boards.
     around: [u32; MAX_CELLS],
-    beside: [[u64; 26]; MAX_CELLS],
+    cells_of: [u64; 26],
     /// `stamps[n] == generation` when the word ending at node `n` of the walk's tree (the
     /// nodes `step` and `step_many` carry are of that tree, not of `trie`) was already
     /// counted on the current board.
@@ -128,7 +127,7 @@ impl<'d> Solver<'d> {
             neighbor_masks,
             cells,
             around: [0; MAX_CELLS],
-            beside: [[0; 26]; MAX_CELLS],
+            cells_of: [0; 26],
             // Zeroed allocations: pages are only touched as words are found.
             stamps: vec![0; nodes],
             seen: vec![0; nodes],
@@ -162,25 +161,23 @@ impl<'d> Solver<'d> {
         }
     }
 
-    /// Sets `around` and `beside` for cells that may hold the letters `held[c]` (a mask: one
-    /// letter on a board, several for a group of boards).
-    fn index_neighbours(&mut self, held: &[u32; MAX_CELLS]) {
+    /// Sets `cells_of` and `around` for cells that may hold the letters `held[c]` (a mask:
+    /// one letter on a board, several for a group of boards).
+    fn index_letters(&mut self, held: &[u32; MAX_CELLS]) {
+        self.cells_of = [0; 26];
+        for (cell, &letters) in held[..self.cells].iter().enumerate() {
+            let mut rest = letters;
+            while rest != 0 {
+                self.cells_of[rest.trailing_zeros() as usize] |= 1 << cell;
+                rest &= rest - 1;
+            }
+        }
         for cell in 0..self.cells {
             let mut around = 0u32;
             let mut next = self.neighbor_masks[cell];
             while next != 0 {
-                let n = next.trailing_zeros() as usize;
+                around |= held[next.trailing_zeros() as usize];
                 next &= next - 1;
-                let mut letters = held[n];
-                while letters != 0 {
-                    let l = letters.trailing_zeros() as usize;
-                    letters &= letters - 1;
-                    if around >> l & 1 == 0 {
-                        around |= 1 << l;
-                        self.beside[cell][l] = 0;
-                    }
-                    self.beside[cell][l] |= 1 << n;
-                }
             }
             self.around[cell] = around;
         }
@@ -190,11 +187,18 @@ impl<'d> Solver<'d> {
     pub fn score(&mut self, board: &Board) -> u64 {
         self.load(board);
         self.next_generation();
-        let mut held = [0u32; MAX_CELLS];
-        for (h, &l) in held.iter_mut().zip(&self.letters[..self.cells]) {
-            *h = 1 << l;
+        // As `index_letters`, for one letter a cell.
+        self.cells_of = [0; 26];
+        for cell in 0..self.cells {
+            self.cells_of[self.letters[cell] as usize] |= 1 << cell;
+            let mut around = 0u32;
+            let mut next = self.neighbor_masks[cell];
+            while next != 0 {
+                around |= 1 << self.letters[next.trailing_zeros() as usize];
+                next &= next - 1;
+            }
+            self.around[cell] = around;
         }
-        self.index_neighbours(&held);
         let root = self.tables.walk.root();
         let root_mask = self.tables.walk.mask(root);
         let mut total = 0;
@@ -208,27 +212,32 @@ impl<'d> Solver<'d> {
         total
     }
 
-    /// Score of the words through `node` (whose mask is `flags`), which spells the path
-    /// ending on `cell`.
+    /// The points of the word ending at `node` if it was not counted yet on this board.
+    #[inline(always)]
+    fn count_word(&mut self, node: NodeId) -> u64 {
+        let stamp = &mut self.stamps[node as usize];
+        if *stamp == self.generation {
+            return 0;
+        }
+        *stamp = self.generation;
+        self.tables.walk.points(node) as u64
+    }
+
+    /// Score of the words not yet counted through `node` (whose mask is `flags`), which
+    /// spells the path over `used` ending on `cell`: the walk path by path, each word
+    /// counted once per board by its stamp.
     fn step(&mut self, cell: usize, node: NodeId, flags: u32, used: u64) -> u64 {
         let mut total = 0;
         if flags & WORD != 0 {
-            let stamp = &mut self.stamps[node as usize];
-            if *stamp != self.generation {
-                *stamp = self.generation;
-                total += self.tables.walk.points(node) as u64;
-            }
+            total += self.count_word(node);
         }
-        let mask = flags & LETTERS;
-        if mask == 0 {
-            return total;
-        }
+        let neighbours = self.neighbor_masks[cell] & !used;
         // Only the letters both next to the cell and extending the node: on most nodes none.
-        let mut letters = mask & self.around[cell];
+        let mut letters = flags & self.around[cell];
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
-            let mut cells = self.beside[cell][l as usize] & !used;
+            let mut cells = neighbours & self.cells_of[l as usize];
             if cells == 0 {
                 continue;
             }
@@ -237,9 +246,11 @@ impl<'d> Solver<'d> {
             while cells != 0 {
                 let n = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
-                // Not a word and no letter around `n` extends it: nothing to find there.
-                if child_flags & WORD != 0 || child_flags & self.around[n] != 0 {
+                if child_flags & self.around[n] != 0 {
                     total += self.step(n, child, child_flags, used | 1 << n);
+                } else if child_flags & WORD != 0 {
+                    // No letter around `n` extends it: only its word is there.
+                    total += self.count_word(child);
                 }
             }
         }
@@ -277,7 +288,7 @@ impl<'d> Solver<'d> {
                 }
             }
         }
-        self.index_neighbours(&g.letters);
+        self.index_letters(&g.letters);
         let root = self.tables.walk.root();
         let root_mask = self.tables.walk.mask(root) & LETTERS;
         for cell in 0..self.cells {
@@ -336,11 +347,12 @@ impl<'d> Solver<'d> {
                 }
             }
         }
+        let neighbours = self.neighbor_masks[cell] & !used;
         let mut letters = flags & LETTERS & self.around[cell];
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
-            let mut cells = self.beside[cell][l as usize] & !used;
+            let mut cells = neighbours & self.cells_of[l as usize];
             if cells == 0 {
                 continue;
             }
