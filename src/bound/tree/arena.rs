@@ -5,9 +5,9 @@ use super::order::CellOrder;
 use super::{ChoiceId, MAX_TREE_CELLS, SumId};
 
 /// Words before a sum node's first child entry.
-const SUM_HEADER: usize = 3;
+const SUM_HEADER: usize = 2;
 /// Words before a choice node's first child entry.
-const CHOICE_HEADER: usize = 2;
+const CHOICE_HEADER: usize = 1;
 /// A choice node's letter mask occupies the bits below this shift; its position those above.
 const POS_SHIFT: u32 = 26;
 const LETTER_MASK: u32 = (1 << POS_SHIFT) - 1;
@@ -131,13 +131,18 @@ impl Arena {
         self.peak_bytes
     }
 
-    /// The bound of a sum node.
+    /// The bound of a sum node: its points plus its children's bounds, read from its own
+    /// entries. (Nodes do not store their bound: the parent's entry holds it, and the walks
+    /// read it there.)
     #[inline]
     pub fn bound(&self, sum: SumId) -> u32 {
         if sum & LEAF != 0 {
             return sum & !LEAF;
         }
-        self.words[sum as usize + 1]
+        let total = self
+            .children(sum)
+            .fold(self.points(sum) as u64, |acc, (_, _, b)| acc + b as u64);
+        sat(total)
     }
 
     /// The points on a sum node itself.
@@ -146,7 +151,7 @@ impl Arena {
         if sum & LEAF != 0 {
             return sum & !LEAF;
         }
-        self.words[sum as usize + 2]
+        self.words[sum as usize + 1]
     }
 
     /// The position mask of a sum node's children.
@@ -184,10 +189,11 @@ impl Arena {
         (self.words[choice as usize] >> POS_SHIFT) as usize
     }
 
-    /// The bound of a choice node.
-    #[inline]
-    pub fn choice_bound(&self, choice: ChoiceId) -> u32 {
-        self.words[choice as usize + 1]
+    /// The bound of a choice node: its best child's, read from its entries.
+    #[cfg(test)]
+    fn choice_bound(&self, choice: ChoiceId) -> u32 {
+        let (_, entries) = self.choice_letters(choice);
+        entries.chunks_exact(2).map(|e| e[1]).max().unwrap_or(0)
     }
 
     /// The child entries of a choice node, `(child, bound)` pairs in letter order.
@@ -218,13 +224,19 @@ impl Arena {
     /// The sum child of a choice node for `letter`, if it has one.
     #[inline]
     pub fn choice_child(&self, choice: ChoiceId, letter: u8) -> Option<SumId> {
+        self.choice_entry(choice, letter).map(|c| c.node)
+    }
+
+    /// The entry (sum child and its bound) of a choice node for `letter`, if it has one.
+    #[inline]
+    fn choice_entry(&self, choice: ChoiceId, letter: u8) -> Option<Child> {
         let c = choice as usize;
         let mask = self.words[c] & LETTER_MASK;
         let bit = 1u32 << letter;
         if mask & bit == 0 {
             return None;
         }
-        Some(self.words[c + CHOICE_HEADER + 2 * (mask & (bit - 1)).count_ones() as usize])
+        Some(self.entry(c + CHOICE_HEADER + 2 * (mask & (bit - 1)).count_ones() as usize))
     }
 
     /// `Force(tree, B)`: the points of every sum node whose path of choices the board with
@@ -298,7 +310,7 @@ impl Arena {
             .iter()
             .fold(points as u64, |acc, c| acc + c.bound as u64));
         let node = self.next_offset();
-        self.words.extend_from_slice(&[positions, bound, points]);
+        self.words.extend_from_slice(&[positions, points]);
         for c in children {
             self.words.extend_from_slice(&[c.node, c.bound]);
         }
@@ -311,8 +323,7 @@ impl Arena {
         debug_assert_eq!(letters.count_ones() as usize, children.len());
         let bound = children.iter().map(|c| c.bound).max().unwrap_or(0);
         let node = self.next_offset();
-        self.words
-            .extend_from_slice(&[letters | (pos as u32) << POS_SHIFT, bound]);
+        self.words.push(letters | (pos as u32) << POS_SHIFT);
         for c in children {
             self.words.extend_from_slice(&[c.node, c.bound]);
         }
@@ -323,26 +334,31 @@ impl Arena {
     /// Merges two orderly trees whose cells all lie at positions ≥ some common position:
     /// `Force(merge(a, b), B) = Force(a, B) + Force(b, B)`.
     pub fn merge(&mut self, a: SumId, b: SumId) -> SumId {
+        let (a, b) = (
+            Child {
+                node: a,
+                bound: self.bound(a),
+            },
+            Child {
+                node: b,
+                bound: self.bound(b),
+            },
+        );
         self.merge_sum(a, b).node
     }
 
-    fn merge_sum(&mut self, a: SumId, b: SumId) -> Child {
-        let (ma, mb) = (self.positions(a), self.positions(b));
-        let (pa, pb) = (self.points(a), self.points(b));
+    /// Merges two sum nodes, given as entries (node and bound).
+    fn merge_sum(&mut self, a: Child, b: Child) -> Child {
+        let (ma, mb) = (self.positions(a.node), self.positions(b.node));
+        let (pa, pb) = (self.points(a.node), self.points(b.node));
         if mb == 0 && pb == 0 {
-            return Child {
-                node: a,
-                bound: self.bound(a),
-            };
+            return a;
         }
         if ma == 0 && pa == 0 {
-            return Child {
-                node: b,
-                bound: self.bound(b),
-            };
+            return b;
         }
         // Entries are only read for positions a node has, so a leaf's offset is never used.
-        let (a, b) = (a as usize, b as usize);
+        let (a, b) = (a.node as usize, b.node as usize);
         let mut out = [Child::default(); MAX_TREE_CELLS];
         let n = self.merge_entries::<false>(ma, mb, a + SUM_HEADER, b + SUM_HEADER, &mut out);
         self.push_sum(sat(pa as u64 + pb as u64), ma | mb, &out[..n])
@@ -369,13 +385,13 @@ impl Arena {
             rest ^= bit;
             out[n] = match (ma & bit != 0, mb & bit != 0) {
                 (true, true) => {
-                    let (x, y) = (self.words[ia], self.words[ib]);
+                    let (x, y) = (self.entry(ia), self.entry(ib));
                     ia += 2;
                     ib += 2;
                     if SUMS {
                         self.merge_sum(x, y)
                     } else {
-                        self.merge_choice(x, y)
+                        self.merge_choice(x.node, y.node)
                     }
                 }
                 (true, false) => {
@@ -448,7 +464,7 @@ impl Arena {
         // The top entry is the choice at `p`, with its bound.
         let s = tree as usize;
         let (top, top_bound) = (self.words[s + SUM_HEADER], self.words[s + SUM_HEADER + 1]);
-        let forced = self.choice_child(top, letter).map_or(0, |c| self.bound(c));
+        let forced = self.choice_entry(top, letter).map_or(0, |c| c.bound);
         bound - top_bound as u64 + forced as u64
     }
 
@@ -472,8 +488,8 @@ impl Arena {
         }
         let points = self.points(tree);
         let skip = self.push_sum(points, positions & !(1 << p), &rest[..len - 1]);
-        match self.choice_child(top, letter) {
-            Some(forced) => self.merge(forced, skip.node),
+        match self.choice_entry(top, letter) {
+            Some(forced) => self.merge_sum(forced, skip).node,
             None => skip.node,
         }
     }

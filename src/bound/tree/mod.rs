@@ -24,12 +24,14 @@
 //! Every node lives in one arena of `u32` words and is named by its offset there. A node is a
 //! header followed by one entry per child, and each entry holds the child's offset *and its
 //! bound*, so merging, bounding and OrderlyBound read a node's children without touching
-//! them (the walks are memory-latency bound: one node, one or two cache lines).
+//! them (the walks are memory-latency bound: one node, one or two cache lines). A node does
+//! not store its own bound: its parent's entry has it, and [`Arena::bound`] adds it up from
+//! the node's entries where no entry is at hand (a root).
 //!
-//! - sum node: `[position mask, bound, points, (child, child bound)...]`: one choice child per
-//!   set bit of the position mask (bit `p` = the cell at position `p`), in position order;
-//! - choice node: `[letter mask | position << 26, bound, (child, child bound)...]`: one sum
-//!   child per set bit of the letter mask, in letter order;
+//! - sum node: `[position mask, points, (child, child bound)...]`: one choice child per set
+//!   bit of the position mask (bit `p` = the cell at position `p`), in position order;
+//! - choice node: `[letter mask | position << 26, (child, child bound)...]`: one sum child
+//!   per set bit of the letter mask, in letter order;
 //! - a leaf (a sum node with points and no children; a fifth of all nodes) is not stored:
 //!   its id is `LEAF | points`, so reading or merging one costs no memory access.
 //!
