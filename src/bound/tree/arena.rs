@@ -4,8 +4,9 @@
 use super::order::CellOrder;
 use super::{ChoiceId, MAX_TREE_CELLS, SumId};
 
-/// Words before a sum node's first child entry.
-const SUM_HEADER: usize = 2;
+/// Bit of a sum node's header: a word of points follows it (most sum nodes have none, and
+/// store no points word).
+const HAS_POINTS: u32 = 1 << 31;
 /// Words before a choice node's first child entry.
 const CHOICE_HEADER: usize = 1;
 /// A choice node's letter mask occupies the bits below this shift; its position those above.
@@ -151,7 +152,12 @@ impl Arena {
         if sum & LEAF != 0 {
             return sum & !LEAF;
         }
-        self.words[sum as usize + 1]
+        let s = sum as usize;
+        if self.words[s] & HAS_POINTS != 0 {
+            self.words[s + 1]
+        } else {
+            0
+        }
     }
 
     /// The position mask of a sum node's children.
@@ -160,7 +166,14 @@ impl Arena {
         if sum & LEAF != 0 {
             return 0;
         }
-        self.words[sum as usize]
+        self.words[sum as usize] & !HAS_POINTS
+    }
+
+    /// Where the child entries of the stored sum node at `s` begin: after its header and,
+    /// if it has points, their word.
+    #[inline]
+    fn sum_entries(&self, s: usize) -> usize {
+        s + 1 + (self.words[s] >> HAS_POINTS.trailing_zeros()) as usize
     }
 
     /// The choice children of a sum node, top position first, with their positions and
@@ -176,8 +189,9 @@ impl Arena {
             };
         }
         let len = positions.count_ones() as usize;
+        let first = self.sum_entries(s);
         SumChildren {
-            entries: &self.words[s + SUM_HEADER..s + SUM_HEADER + 2 * len],
+            entries: &self.words[first..first + 2 * len],
             positions,
         }
     }
@@ -310,7 +324,12 @@ impl Arena {
             .iter()
             .fold(points as u64, |acc, c| acc + c.bound as u64));
         let node = self.next_offset();
-        self.words.extend_from_slice(&[positions, points]);
+        if points == 0 {
+            self.words.push(positions);
+        } else {
+            self.words
+                .extend_from_slice(&[positions | HAS_POINTS, points]);
+        }
         for c in children {
             self.words.extend_from_slice(&[c.node, c.bound]);
         }
@@ -357,10 +376,13 @@ impl Arena {
         if ma == 0 && pa == 0 {
             return b;
         }
-        // Entries are only read for positions a node has, so a leaf's offset is never used.
+        // Entries are only read for positions a node has, so a leaf's offset (and header,
+        // which it does not have) is never read.
         let (a, b) = (a.node as usize, b.node as usize);
         let mut out = [Child::default(); MAX_TREE_CELLS];
-        let n = self.merge_entries::<false>(ma, mb, a + SUM_HEADER, b + SUM_HEADER, &mut out);
+        let entries = |m: u32, s: usize| if m == 0 { 0 } else { self.sum_entries(s) };
+        let (ia, ib) = (entries(ma, a), entries(mb, b));
+        let n = self.merge_entries::<false>(ma, mb, ia, ib, &mut out);
         self.push_sum(sat(pa as u64 + pb as u64), ma | mb, &out[..n])
     }
 
@@ -463,7 +485,8 @@ impl Arena {
         }
         // The top entry is the choice at `p`, with its bound.
         let s = tree as usize;
-        let (top, top_bound) = (self.words[s + SUM_HEADER], self.words[s + SUM_HEADER + 1]);
+        let e = self.sum_entries(s);
+        let (top, top_bound) = (self.words[e], self.words[e + 1]);
         let forced = self.choice_entry(top, letter).map_or(0, |c| c.bound);
         bound - top_bound as u64 + forced as u64
     }
@@ -479,12 +502,13 @@ impl Arena {
             // The cell at `p` is in no word path: the tree does not depend on it.
             return tree;
         }
-        let top = self.words[s + SUM_HEADER];
+        let e = self.sum_entries(s);
+        let top = self.words[e];
         // The skip tree: the same points and every child but the top one.
         let len = positions.count_ones() as usize;
         let mut rest = [Child::default(); MAX_TREE_CELLS];
         for (k, r) in rest[..len - 1].iter_mut().enumerate() {
-            *r = self.entry(s + SUM_HEADER + 2 * (k + 1));
+            *r = self.entry(e + 2 * (k + 1));
         }
         let points = self.points(tree);
         let skip = self.push_sum(points, positions & !(1 << p), &rest[..len - 1]);

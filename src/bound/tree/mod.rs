@@ -29,7 +29,9 @@
 //! the node's entries where no entry is at hand (a root).
 //!
 //! - sum node: `[position mask, points, (child, child bound)...]`: one choice child per set
-//!   bit of the position mask (bit `p` = the cell at position `p`), in position order;
+//!   bit of the position mask (bit `p` = the cell at position `p`), in position order; the
+//!   points word is there only when the points are not 0 (nine sum nodes in ten have none),
+//!   and bit 31 of the mask says so;
 //! - choice node: `[letter mask | position << 26, (child, child bound)...]`: one sum child
 //!   per set bit of the letter mask, in letter order;
 //! - a leaf (a sum node with points and no children; a fifth of all nodes) is not stored:
