@@ -7,9 +7,9 @@
 //! shared by every [`Solver::fresh`] copy). Before a board's walk, each cell gets the set of
 //! letters around it, and each letter the cells that hold it (`around`, `cells_of`): a
 //! node then steps only to the letters both around its cell and extending it, which on most
-//! nodes of a random board is none, and a child is entered only if it is a word or some
-//! letter around its cell extends it. Score counts a word once per board by stamping its node
-//! with a per-board generation number.
+//! nodes of a random board is none, and a child is entered only if some letter around its
+//! cell extends it (a child that only ends a word is counted without entering it). Score
+//! counts a word once per board by stamping its node with a per-board generation number.
 
 mod overcount;
 mod scoring;
@@ -162,7 +162,8 @@ impl<'d> Solver<'d> {
     }
 
     /// Sets `cells_of` and `around` for cells that may hold the letters `held[c]` (a mask:
-    /// one letter on a board, several for a group of boards).
+    /// several letters for a group of boards; [`Solver::score`] does the same inline for one
+    /// letter a cell).
     fn index_letters(&mut self, held: &[u32; MAX_CELLS]) {
         self.cells_of = [0; 26];
         for (cell, &letters) in held[..self.cells].iter().enumerate() {

@@ -26,7 +26,7 @@
 //! bound*, so merging, bounding and OrderlyBound read a node's children without touching
 //! them (the walks are memory-latency bound: one node, one or two cache lines). A node does
 //! not store its own bound: its parent's entry has it, and [`Arena::bound`] adds it up from
-//! the node's entries where no entry is at hand (a root).
+//! the node's entries where no entry is at hand (a root, a tree `branch` returns).
 //!
 //! - sum node: `[position mask, points, (child, child bound)...]`: one choice child per set
 //!   bit of the position mask (bit `p` = the cell at position `p`), in position order; the
@@ -35,7 +35,8 @@
 //! - choice node: `[letter mask | position << 26, (child, child bound)...]`: one sum child
 //!   per set bit of the letter mask, in letter order;
 //! - a leaf (a sum node with points and no children; a fifth of all nodes) is not stored:
-//!   its id is `LEAF | points`, so reading or merging one costs no memory access.
+//!   its id is `LEAF | points`, so reading or merging one costs no memory access (points of
+//!   `LEAF` or more, from a user's table, are stored as a sum node without children).
 //!
 //! Nodes are never changed once made, so subtrees are shared freely (the tree is a DAG after
 //! merges), and everything allocated after a [`Mark`] can be dropped by [`Arena::reset`] once
