@@ -161,9 +161,8 @@ impl<'d> Solver<'d> {
         }
     }
 
-    /// Sets `cells_of` and `around` for cells that may hold the letters `held[c]` (a mask:
-    /// several letters for a group of boards; [`Solver::score`] does the same inline for one
-    /// letter a cell).
+    /// Sets `cells_of` and `around` for cells that may hold the letters `held[c]` (a mask: one
+    /// letter on a board, several for a group of boards).
     fn index_letters(&mut self, held: &[u32; MAX_CELLS]) {
         self.cells_of = [0; 26];
         for (cell, &letters) in held[..self.cells].iter().enumerate() {
@@ -188,18 +187,11 @@ impl<'d> Solver<'d> {
     pub fn score(&mut self, board: &Board) -> u64 {
         self.load(board);
         self.next_generation();
-        // As `index_letters`, for one letter a cell.
-        self.cells_of = [0; 26];
-        for cell in 0..self.cells {
-            self.cells_of[self.letters[cell] as usize] |= 1 << cell;
-            let mut around = 0u32;
-            let mut next = self.neighbor_masks[cell];
-            while next != 0 {
-                around |= 1 << self.letters[next.trailing_zeros() as usize];
-                next &= next - 1;
-            }
-            self.around[cell] = around;
+        let mut held = [0u32; MAX_CELLS];
+        for (h, &l) in held.iter_mut().zip(&self.letters[..self.cells]) {
+            *h = 1 << l;
         }
+        self.index_letters(&held);
         let root = self.tables.walk.root();
         let root_mask = self.tables.walk.mask(root);
         let mut total = 0;
