@@ -342,23 +342,8 @@ impl Arena {
         Child { node, bound }
     }
 
-    /// Merges two orderly trees whose cells all lie at positions ≥ some common position:
-    /// `Force(merge(a, b), B) = Force(a, B) + Force(b, B)`.
-    pub fn merge(&mut self, a: SumId, b: SumId) -> SumId {
-        let (a, b) = (
-            Child {
-                node: a,
-                bound: self.bound(a),
-            },
-            Child {
-                node: b,
-                bound: self.bound(b),
-            },
-        );
-        self.merge_sum(a, b).node
-    }
-
-    /// Merges two sum nodes, given as entries (node and bound).
+    /// Merges two orderly trees whose cells all lie at positions ≥ some common position,
+    /// given as entries (node and bound): `Force(merge(a, b), B) = Force(a, B) + Force(b, B)`.
     fn merge_sum(&mut self, a: Child, b: Child) -> Child {
         let (ma, mb) = (self.positions(a.node), self.positions(b.node));
         let (pa, pb) = (self.points(a.node), self.points(b.node));
