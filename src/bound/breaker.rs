@@ -311,7 +311,7 @@ impl<'d> ClassBreaker<'d> {
                 }
                 let unit_start = Instant::now();
                 let created = run.arena.created();
-                self.branch(&mut run, root, 0, l);
+                self.branch(&mut run, root, root_bound, 0, l);
                 let mut part = std::mem::replace(
                     &mut run.out,
                     BreakOutcome {
@@ -355,15 +355,15 @@ impl<'d> ClassBreaker<'d> {
             .unwrap_or_default()
     }
 
-    /// Breaks the sub-class of `tree` (cells before `p` fixed in `run.letters`) whose cell at
-    /// position `p` is `letter`. The paper branches by merging and switches to OrderlyBound
+    /// Breaks the sub-class of `tree` (bound `bound`; cells before `p` fixed in
+    /// `run.letters`) whose cell at position `p` is `letter`. The paper branches by merging and switches to OrderlyBound
     /// once the merged tree's bound is at most the switchover; when the forced and skip
     /// trees' bounds already add up to no more than the switchover, the merge is skipped and
     /// OrderlyBound runs on `tree` itself with the cell held to `letter` (a shallow merge of
     /// the same two trees: sound by the same lemma, and on seven 4x4 classes 5-17 % faster
     /// than building the merged tree first; docs/NOTES-bench.md has the figures).
-    fn branch(&self, run: &mut Run<'_, 'd>, tree: SumId, p: usize, letter: u8) {
-        if run.arena.branch_bound(tree, p, letter) <= run.settings.switchover as u64 {
+    fn branch(&self, run: &mut Run<'_, 'd>, tree: SumId, bound: u32, p: usize, letter: u8) {
+        if run.arena.branch_bound(tree, bound, p, letter) <= run.settings.switchover as u64 {
             self.orderly_bound(run, tree, p, Some(letter));
             return;
         }
@@ -400,7 +400,7 @@ impl<'d> ClassBreaker<'d> {
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
-            self.branch(run, tree, p, l);
+            self.branch(run, tree, bound, p, l);
         }
     }
 

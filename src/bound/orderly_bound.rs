@@ -76,7 +76,7 @@ impl<'a> OrderlyBound<'a> {
 
     /// Runs the walk on `tree`, whose cells all lie at positions `≥ p`.
     pub fn run(&mut self, tree: SumId, p: usize) {
-        for (c, pos, _) in self.arena.children(tree) {
+        for (c, pos) in self.arena.choices(tree) {
             self.stacks[pos].push(c);
         }
         for q in p..self.order.len() {
@@ -165,7 +165,7 @@ impl<'a> OrderlyBound<'a> {
             for &c in &here {
                 if let Some(s) = self.arena.choice_child(c, l) {
                     add += self.arena.points(s) as u64;
-                    for (k, pos, _) in self.arena.children(s) {
+                    for (k, pos) in self.arena.choices(s) {
                         // Orderly: a child's cell comes after its parent's, so after `p`.
                         self.stacks[pos].push(k);
                         self.arena.prefetch(k);

@@ -159,7 +159,8 @@ fn branching_keeps_the_invariant_and_never_raises_bounds() {
             for (b, s) in all.iter().step_by(3) {
                 let mut tree = root;
                 for p in 0..order.len().min(3) {
-                    let promised = arena.branch_bound(tree, p, b.get(order.cell(p)));
+                    let promised =
+                        arena.branch_bound(tree, arena.bound(tree), p, b.get(order.cell(p)));
                     let child = arena.branch(tree, p, b.get(order.cell(p)));
                     assert!(
                         arena.bound(child) <= arena.bound(tree),

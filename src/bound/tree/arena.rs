@@ -5,14 +5,18 @@ use super::order::CellOrder;
 use super::{ChoiceId, MAX_TREE_CELLS, SumId};
 
 /// Bit of a stored sum node's header: a word of points follows it (most sum nodes have
-/// none, and store no points word). Not to be confused with [`LEAF`], the same bit of a
-/// node's *id*.
-const HAS_POINTS: u32 = 1 << 31;
+/// none, and store no points word). Below it, the header holds the position mask.
+const HAS_POINTS: u32 = 1 << 30;
+/// Bit of a choice node's header (a sum node's header never has it). A [`SumId`] whose node
+/// has it names a pass-through sum: no points and that one choice child.
+const IS_CHOICE: u32 = 1 << 31;
 /// Words before a choice node's first child entry.
 const CHOICE_HEADER: usize = 1;
-/// A choice node's letter mask occupies the bits below this shift; its position those above.
+/// A choice node's letter mask occupies the bits below this shift; its position the five
+/// above, below [`IS_CHOICE`].
 const POS_SHIFT: u32 = 26;
 const LETTER_MASK: u32 = (1 << POS_SHIFT) - 1;
+const POS_MASK: u32 = 31;
 /// Marks a [`SumId`] that is a leaf: its low bits are its points, and nothing is stored.
 /// Offsets stay below it, so the arena holds at most 8 GiB.
 const LEAF: u32 = 1 << 31;
@@ -58,14 +62,18 @@ pub(super) fn sat(x: u64) -> u32 {
     x.min(u32::MAX as u64) as u32
 }
 
-/// The choice children of a sum node, as (choice, position, bound).
-pub struct SumChildren<'a> {
+/// The choice children of a sum node, as (choice, position), top position first.
+pub struct SumChoices<'a> {
+    /// The stored entries, `(choice, bound)` pairs: empty for a pass-through.
     entries: &'a [u32],
+    /// The positions not yet returned.
     positions: u32,
+    /// The one child of a pass-through sum, until it is returned.
+    pass: Option<ChoiceId>,
 }
 
-impl Iterator for SumChildren<'_> {
-    type Item = (ChoiceId, usize, u32);
+impl Iterator for SumChoices<'_> {
+    type Item = (ChoiceId, usize);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
@@ -74,10 +82,21 @@ impl Iterator for SumChildren<'_> {
         }
         let pos = self.positions.trailing_zeros() as usize;
         self.positions &= self.positions - 1;
-        let item = (self.entries[0], pos, self.entries[1]);
+        if let Some(choice) = self.pass.take() {
+            return Some((choice, pos));
+        }
+        let item = (self.entries[0], pos);
         self.entries = &self.entries[2..];
         Some(item)
     }
+}
+
+/// Where a sum node's child entries are, for merging: stored in the arena from an offset, or,
+/// for a pass-through sum, the one entry itself (its choice, whose bound is the sum's).
+#[derive(Clone, Copy)]
+enum Entries {
+    At(usize),
+    One(Child),
 }
 
 impl Arena {
@@ -133,6 +152,12 @@ impl Arena {
         self.peak_bytes
     }
 
+    /// Whether the sum node `sum` is a pass-through: the id of its one choice child.
+    #[inline]
+    fn is_pass(&self, sum: SumId) -> bool {
+        sum & LEAF == 0 && self.words[sum as usize] & IS_CHOICE != 0
+    }
+
     /// The bound of a sum node: its points plus its children's bounds, read from its own
     /// entries. (Nodes do not store their bound: the parent's entry holds it, and the walks
     /// read it there.)
@@ -141,9 +166,13 @@ impl Arena {
         if sum & LEAF != 0 {
             return sum & !LEAF;
         }
+        if self.is_pass(sum) {
+            return self.choice_bound(sum);
+        }
         let total = self
-            .children(sum)
-            .fold(self.points(sum) as u64, |acc, (_, _, b)| acc + b as u64);
+            .sum_entry_slice(sum as usize)
+            .chunks_exact(2)
+            .fold(self.points(sum) as u64, |acc, e| acc + e[1] as u64);
         sat(total)
     }
 
@@ -154,7 +183,8 @@ impl Arena {
             return sum & !LEAF;
         }
         let s = sum as usize;
-        if self.words[s] & HAS_POINTS != 0 {
+        // A choice header (a pass-through) has IS_CHOICE, never HAS_POINTS alone.
+        if self.words[s] & (IS_CHOICE | HAS_POINTS) == HAS_POINTS {
             self.words[s + 1]
         } else {
             0
@@ -167,33 +197,67 @@ impl Arena {
         if sum & LEAF != 0 {
             return 0;
         }
-        self.words[sum as usize] & !HAS_POINTS
+        let header = self.words[sum as usize];
+        if header & IS_CHOICE != 0 {
+            1 << ((header >> POS_SHIFT) & POS_MASK)
+        } else {
+            header & !HAS_POINTS
+        }
     }
 
     /// Where the child entries of the stored sum node at `s` begin: after its header and,
     /// if it has points, their word.
     #[inline]
     fn sum_entries(&self, s: usize) -> usize {
-        s + 1 + (self.words[s] >> HAS_POINTS.trailing_zeros()) as usize
+        s + 1 + ((self.words[s] >> HAS_POINTS.trailing_zeros()) & 1) as usize
     }
 
-    /// The choice children of a sum node, top position first, with their positions and
-    /// bounds (read from the sum node, without touching the children).
+    /// The child entries, `(choice, bound)` pairs, of the stored sum node at `s` (not a leaf
+    /// or a pass-through).
     #[inline]
-    pub fn children(&self, sum: SumId) -> SumChildren<'_> {
-        let s = sum as usize;
+    fn sum_entry_slice(&self, s: usize) -> &[u32] {
+        let len = (self.words[s] & !HAS_POINTS).count_ones() as usize;
+        let first = self.sum_entries(s);
+        &self.words[first..first + 2 * len]
+    }
+
+    /// The child entries of the sum node `sum` (its entry in a parent: node and bound), for
+    /// merging. Not read for a node without children.
+    #[inline]
+    fn entries(&self, sum: Child) -> Entries {
+        if sum.node & LEAF != 0 {
+            Entries::At(0)
+        } else if self.is_pass(sum.node) {
+            // The sum's bound is its one child's.
+            Entries::One(sum)
+        } else {
+            Entries::At(self.sum_entries(sum.node as usize))
+        }
+    }
+
+    /// The choice children of a sum node with their positions, top position first (read
+    /// from the sum node, or for a pass-through from its id, without touching the children).
+    #[inline]
+    pub fn choices(&self, sum: SumId) -> SumChoices<'_> {
         let positions = self.positions(sum);
         if positions == 0 {
-            return SumChildren {
+            return SumChoices {
                 entries: &[],
                 positions,
+                pass: None,
             };
         }
-        let len = positions.count_ones() as usize;
-        let first = self.sum_entries(s);
-        SumChildren {
-            entries: &self.words[first..first + 2 * len],
+        if self.is_pass(sum) {
+            return SumChoices {
+                entries: &[],
+                positions,
+                pass: Some(sum),
+            };
+        }
+        SumChoices {
+            entries: self.sum_entry_slice(sum as usize),
             positions,
+            pass: None,
         }
     }
 
@@ -201,11 +265,11 @@ impl Arena {
     /// read it there directly).
     #[cfg(test)]
     fn choice_pos(&self, choice: ChoiceId) -> usize {
-        (self.words[choice as usize] >> POS_SHIFT) as usize
+        ((self.words[choice as usize] >> POS_SHIFT) & POS_MASK) as usize
     }
 
     /// The bound of a choice node: its best child's, read from its entries.
-    #[cfg(test)]
+    #[inline]
     fn choice_bound(&self, choice: ChoiceId) -> u32 {
         let (_, entries) = self.choice_letters(choice);
         entries.chunks_exact(2).map(|e| e[1]).max().unwrap_or(0)
@@ -258,7 +322,7 @@ impl Arena {
     /// these letters (one per cell) realises. For checking the invariant; not a hot path.
     pub fn force(&self, tree: SumId, letters: &[u8], order: &CellOrder) -> u64 {
         let mut total = self.points(tree) as u64;
-        for (c, pos, _) in self.children(tree) {
+        for (c, pos) in self.choices(tree) {
             if let Some(child) = self.choice_child(c, letters[order.cell(pos)]) {
                 total += self.force(child, letters, order);
             }
@@ -268,18 +332,25 @@ impl Arena {
 
     /// Checks the stored shape of the tree at `root`, whose cells lie at positions `≥ p`:
     /// every entry's bound equals the bound its child adds up from its own entries (so every
-    /// bound in the tree follows from the points below it), and every choice lies after its
-    /// parent's position (the orderly property).
+    /// bound in the tree follows from the points below it), every choice lies after its
+    /// parent's position (the orderly property), and no stored sum node is a pass-through.
     #[cfg(test)]
     pub fn check(&self, root: SumId, p: usize) -> Result<(), String> {
-        for (c, pos, bound) in self.children(root) {
+        let stored = !self.is_pass(root) && root & LEAF == 0;
+        if stored && self.points(root) == 0 && self.positions(root).count_ones() == 1 {
+            return Err(format!("sum {root} is a stored pass-through"));
+        }
+        for (k, (c, pos)) in self.choices(root).enumerate() {
             if pos < p || self.choice_pos(c) != pos {
                 return Err(format!(
                     "choice {c} at position {pos}, below {p} or misfiled"
                 ));
             }
-            if self.choice_bound(c) != bound {
-                return Err(format!("entry bound {bound} for choice {c}"));
+            if stored {
+                let bound = self.sum_entry_slice(root as usize)[2 * k + 1];
+                if self.choice_bound(c) != bound {
+                    return Err(format!("entry bound {bound} for choice {c}"));
+                }
             }
             for e in self.choice_entries(c).chunks_exact(2) {
                 if self.bound(e[0]) != e[1] {
@@ -301,7 +372,8 @@ impl Arena {
         offset as u32
     }
 
-    /// Appends a sum node; `positions` has one bit per entry of `children`.
+    /// Appends a sum node; `positions` has one bit per entry of `children`. A leaf or a
+    /// pass-through is not stored: its id says what it is.
     pub(super) fn push_sum(&mut self, points: u32, positions: u32, children: &[Child]) -> Child {
         debug_assert_eq!(positions.count_ones() as usize, children.len());
         if children.is_empty() && points < LEAF {
@@ -311,6 +383,13 @@ impl Arena {
                 node: LEAF | points,
                 bound: points,
             };
+        }
+        if let [only] = children
+            && points == 0
+        {
+            // A pass-through: the choice stands for the sum, whose bound is its bound.
+            self.created += 1;
+            return *only;
         }
         let bound = sat(children
             .iter()
@@ -334,7 +413,8 @@ impl Arena {
         debug_assert_eq!(letters.count_ones() as usize, children.len());
         let bound = children.iter().map(|c| c.bound).max().unwrap_or(0);
         let node = self.next_offset();
-        self.words.push(letters | (pos as u32) << POS_SHIFT);
+        self.words
+            .push(IS_CHOICE | letters | (pos as u32) << POS_SHIFT);
         for c in children {
             self.words.extend_from_slice(&[c.node, c.bound]);
         }
@@ -353,12 +433,10 @@ impl Arena {
         if ma == 0 && pa == 0 {
             return b;
         }
-        // Entries are only read for positions a node has, so a leaf's offset (and header,
-        // which it does not have) is never read.
-        let (a, b) = (a.node as usize, b.node as usize);
+        // Entries are only read for positions a node has, so a leaf's (which it does not
+        // have) are never read.
         let mut out = [Child::default(); MAX_TREE_CELLS];
-        let entries = |m: u32, s: usize| if m == 0 { 0 } else { self.sum_entries(s) };
-        let (ia, ib) = (entries(ma, a), entries(mb, b));
+        let (ia, ib) = (self.entries(a), self.entries(b));
         let n = self.merge_entries::<false>(ma, mb, ia, ib, &mut out);
         self.push_sum(sat(pa as u64 + pb as u64), ma | mb, &out[..n])
     }
@@ -370,59 +448,73 @@ impl Arena {
         &mut self,
         ma: u32,
         mb: u32,
-        mut ia: usize,
-        mut ib: usize,
+        mut ia: Entries,
+        mut ib: Entries,
         out: &mut [Child],
     ) -> usize {
         self.prefetch_pairs(ma, mb, ia, ib);
         let mut rest = ma | mb;
         let mut n = 0;
-        // Invariant: `ia` and `ib` index the entries of `a` and `b` for the lowest bit still
-        // in `rest` that each of them has; `out[..n]` holds the merged lower bits.
+        // Invariant: `ia` and `ib` hold the entries of `a` and `b` for the lowest bit still
+        // in `rest` that each of them has, and on; `out[..n]` holds the merged lower bits.
         while rest != 0 {
             let bit = rest & rest.wrapping_neg();
             rest ^= bit;
             out[n] = match (ma & bit != 0, mb & bit != 0) {
                 (true, true) => {
-                    let (x, y) = (self.entry(ia), self.entry(ib));
-                    ia += 2;
-                    ib += 2;
+                    let (x, y) = (self.next_entry(&mut ia), self.next_entry(&mut ib));
                     if SUMS {
                         self.merge_sum(x, y)
                     } else {
                         self.merge_choice(x.node, y.node)
                     }
                 }
-                (true, false) => {
-                    ia += 2;
-                    self.entry(ia - 2)
-                }
-                _ => {
-                    ib += 2;
-                    self.entry(ib - 2)
-                }
+                (true, false) => self.next_entry(&mut ia),
+                _ => self.next_entry(&mut ib),
             };
             n += 1;
         }
         n
     }
 
+    /// The entry `entries` holds first, moving `entries` on to the next.
+    #[inline]
+    fn next_entry(&self, entries: &mut Entries) -> Child {
+        match *entries {
+            Entries::At(at) => {
+                *entries = Entries::At(at + 2);
+                self.entry(at)
+            }
+            // A pass-through has one entry, so it is never read twice.
+            Entries::One(child) => child,
+        }
+    }
+
+    /// The child of the entry `k` places after the first of `entries`.
+    #[inline]
+    fn nth_node(&self, entries: Entries, k: usize) -> u32 {
+        match entries {
+            Entries::At(at) => self.words[at + 2 * k],
+            Entries::One(child) => child.node,
+        }
+    }
+
     /// Asks the CPU to start loading the child pairs that two nodes with child masks `ma` and
-    /// `mb` (entries from `fa` and `fb`) have on their common bits, so the merges that follow
+    /// `mb` (entries `ea` and `eb`) have on their common bits, so the merges that follow
     /// do not wait on one cache miss after another.
     #[inline]
-    fn prefetch_pairs(&self, ma: u32, mb: u32, fa: usize, fb: usize) {
+    fn prefetch_pairs(&self, ma: u32, mb: u32, ea: Entries, eb: Entries) {
         let mut common = ma & mb;
         while common != 0 {
             let below = (common & common.wrapping_neg()) - 1;
             common &= common - 1;
             prefetch(
                 &self.words,
-                self.words[fa + 2 * (ma & below).count_ones() as usize],
+                self.nth_node(ea, (ma & below).count_ones() as usize),
             );
             prefetch(
                 &self.words,
-                self.words[fb + 2 * (mb & below).count_ones() as usize],
+                self.nth_node(eb, (mb & below).count_ones() as usize),
             );
         }
     }
@@ -441,8 +533,12 @@ impl Arena {
         debug_assert_eq!(ha >> POS_SHIFT, hb >> POS_SHIFT);
         let (ma, mb) = (ha & LETTER_MASK, hb & LETTER_MASK);
         let mut out = [Child::default(); 26];
-        let n = self.merge_entries::<true>(ma, mb, a + CHOICE_HEADER, b + CHOICE_HEADER, &mut out);
-        self.push_choice((ha >> POS_SHIFT) as usize, ma | mb, &out[..n])
+        let (ea, eb) = (
+            Entries::At(a + CHOICE_HEADER),
+            Entries::At(b + CHOICE_HEADER),
+        );
+        let n = self.merge_entries::<true>(ma, mb, ea, eb, &mut out);
+        self.push_choice(((ha >> POS_SHIFT) & POS_MASK) as usize, ma | mb, &out[..n])
     }
 
     /// An upper bound on `bound(branch(tree, p, letter))`, read off `tree` without building
@@ -450,22 +546,26 @@ impl Arena {
     /// bound is at most the sum of its operands' (points add; a merged choice's best letter
     /// scores at most the two best added). It is also the bound OrderlyBound starts from when
     /// it fixes `letter` at `p` on `tree` itself. `tree` must have no cell before `p`.
+    /// `bound` is `bound(tree)`, which the caller has at hand.
     #[inline]
-    pub fn branch_bound(&self, tree: SumId, p: usize, letter: u8) -> u64 {
-        let bound = self.bound(tree) as u64;
-        if bound == u32::MAX as u64 {
+    pub fn branch_bound(&self, tree: SumId, bound: u32, p: usize, letter: u8) -> u64 {
+        debug_assert_eq!(bound, self.bound(tree));
+        if bound == u32::MAX {
             // Saturated: the true sum is unknown, so promise nothing.
             return u64::MAX;
         }
         if self.positions(tree) & (1 << p) == 0 {
-            return bound;
+            return bound as u64;
+        }
+        let forced = |top| self.choice_entry(top, letter).map_or(0, |c| c.bound) as u64;
+        if self.is_pass(tree) {
+            // The choice at `p` is the whole tree: nothing skips it.
+            return forced(tree);
         }
         // The top entry is the choice at `p`, with its bound.
-        let s = tree as usize;
-        let e = self.sum_entries(s);
+        let e = self.sum_entries(tree as usize);
         let (top, top_bound) = (self.words[e], self.words[e + 1]);
-        let forced = self.choice_entry(top, letter).map_or(0, |c| c.bound);
-        bound - top_bound as u64 + forced as u64
+        bound as u64 - top_bound as u64 + forced(top)
     }
 
     /// The child of branching `tree` on the cell at position `p` with `letter`: the tree of
@@ -478,6 +578,12 @@ impl Arena {
         if positions & (1 << p) == 0 {
             // The cell at `p` is in no word path: the tree does not depend on it.
             return tree;
+        }
+        if self.is_pass(tree) {
+            // The choice at `p` is the whole tree: the skip tree is empty. (Counted as the
+            // empty skip tree a stored sum would make, so node counts do not depend on it.)
+            self.created += 1;
+            return self.choice_child(tree, letter).unwrap_or(LEAF);
         }
         let e = self.sum_entries(s);
         let top = self.words[e];

@@ -31,12 +31,15 @@
 //! - sum node: `[position mask, points, (child, child bound)...]`: one choice child per set
 //!   bit of the position mask (bit `p` = the cell at position `p`), in position order; the
 //!   points word is there only when the points are not 0 (nine sum nodes in ten have none),
-//!   and bit 31 of the mask says so;
-//! - choice node: `[letter mask | position << 26, (child, child bound)...]`: one sum child
-//!   per set bit of the letter mask, in letter order;
+//!   and bit 30 of the mask says so;
+//! - choice node: `[1 << 31 | position << 26 | letter mask, (child, child bound)...]`: one
+//!   sum child per set bit of the letter mask, in letter order;
 //! - a leaf (a sum node with points and no children; a fifth of all nodes) is not stored:
 //!   its id is `LEAF | points`, so reading or merging one costs no memory access (points of
-//!   `LEAF` or more, from a user's table, are stored as a sum node without children).
+//!   `LEAF` or more, from a user's table, are stored as a sum node without children);
+//! - a pass-through (a sum node without points and with one choice child; a quarter of the
+//!   bytes) is not stored either: its id is its child's, and bit 31 of the header found
+//!   there says that the id names a choice. Its bound is the choice's.
 //!
 //! Nodes are never changed once made, so subtrees are shared freely (the tree is a DAG after
 //! merges), and everything allocated after a [`Mark`] can be dropped by [`Arena::reset`] once
@@ -50,7 +53,8 @@ pub use arena::{Arena, Mark};
 pub use builder::{PathBuffers, TreeBuilder};
 pub use order::{CellOrder, CellOrderError};
 
-/// Offset of a sum node in its [`Arena`], or `LEAF | points` for a childless one.
+/// Offset of a sum node in its [`Arena`], `LEAF | points` for a childless one, or the offset
+/// of its choice child for a pass-through (no points, one child).
 pub type SumId = u32;
 /// Offset of a choice node in its [`Arena`].
 pub type ChoiceId = u32;
