@@ -6,6 +6,10 @@
 //! candidates of its walk ([`OvercountBound`]), or else scored with the solver. Only boards
 //! whose true Score reaches S are results; of the others only their number and largest
 //! DeMulti are kept (and, when asked, the whole list, every one scored).
+//!
+//! A class's tree is built whole and branched on each letter of its top cell (the top split:
+//! units a run can resume between); a class with more than [`WHOLE_TREE_PATHS`] word paths
+//! gets one tree per letter of its top cell instead, the same trees without the whole one.
 
 use super::class::BoardClass;
 use super::orderly_bound::OrderlyBound;
@@ -64,7 +68,9 @@ pub struct Candidate {
 /// The result of breaking a class (or one branch of its top split).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BreakOutcome {
-    /// The orderly bound of the whole class before any branching.
+    /// The orderly bound of the whole class before any branching; for a class too big to
+    /// build whole (more than [`WHOLE_TREE_PATHS`] word paths), which gets one tree per
+    /// letter of its top cell, the largest bound of those trees (at most the whole tree's).
     pub root_bound: u32,
     /// The results: candidates whose Score ≥ threshold, sorted.
     pub results: Vec<Candidate>,
@@ -98,6 +104,7 @@ impl BreakOutcome {
 
     /// Adds another part's figures to this one (for top-split parts of one class).
     pub fn absorb(&mut self, other: &BreakOutcome) {
+        self.root_bound = self.root_bound.max(other.root_bound);
         self.results.extend_from_slice(&other.results);
         self.results.sort();
         self.demulti_count += other.demulti_count;
@@ -137,6 +144,8 @@ pub struct ClassBreaker<'d> {
     word_points: Vec<u32>,
     /// Whether outcomes list every candidate, not only the results.
     keep_candidates: bool,
+    /// Classes with more word paths get one tree per letter of their top cell.
+    whole_tree_paths: usize,
     /// The cells before the last [`OPEN_TAIL`] positions of the order: candidates that agree
     /// on them are checked together.
     head_cells: Vec<usize>,
@@ -174,6 +183,17 @@ struct Sift {
 /// 12.0 s with 1 open cell, 9.5 with 3, 7.9 with 4, 7.5 with 6, 7.7 with all 12; scoring
 /// each board alone, 16.2 s.
 const OPEN_TAIL: usize = 6;
+
+/// The most word paths of a class that is built as one tree (33.5 million: 512 MiB of
+/// paths). A class with more gets one tree per letter of its top cell instead, each the tree
+/// that branching the whole one on that letter gives: a whole tree is held for the whole
+/// break, and its paths beside it while it is built, about 47 bytes a path at the peak.
+/// Measured (one thread, whole process, S = 3500): the hardest 4x4 class, 705707 (35.9
+/// million paths), peaks at 794 MiB a letter at a time against 1,643 MiB whole, in the same
+/// CPU time (1.006x); five heavy classes with over 8.4 million paths (2291887, over 16.8
+/// million, 390000, 2579965, 859948, 467573) took 17-36 % longer a letter at a time, for
+/// 0.4-0.5x the memory, so they stay whole (at most 783 MiB).
+pub const WHOLE_TREE_PATHS: usize = 1 << 25;
 
 /// The largest arena kept for the next class (256 MiB): for small classes page faults on
 /// fresh memory are a tenth of the time; for big ones they are noise and the memory is better
@@ -222,6 +242,7 @@ impl<'d> ClassBreaker<'d> {
             scoring,
             word_points: TreeBuilder::word_points(trie, scoring),
             keep_candidates: false,
+            whole_tree_paths: WHOLE_TREE_PATHS,
             head_cells,
             spare: Mutex::new(Vec::new()),
             solver: OnceLock::new(),
@@ -240,9 +261,37 @@ impl<'d> ClassBreaker<'d> {
         &self.order
     }
 
+    /// Builds one tree per letter of the top cell for classes with more than `paths` word
+    /// paths, instead of one tree for the class (default [`WHOLE_TREE_PATHS`]). The
+    /// candidates and results are the same either way; for tests and experiments.
+    pub fn whole_tree_paths(mut self, paths: usize) -> ClassBreaker<'d> {
+        self.whole_tree_paths = paths;
+        self
+    }
+
     /// Builds the orderly tree of a class into `arena` and returns its root.
     pub fn build_tree(&self, class: &BoardClass, arena: &mut Arena) -> SumId {
         self.builder().build(class, arena)
+    }
+
+    /// Builds the tree of the unit of `class` whose top cell has `letter`, with that cell
+    /// forced (left out of the tree): the tree that branching the whole class's tree on it
+    /// gives, built without the whole tree.
+    pub(super) fn build_unit_tree(
+        &self,
+        class: &BoardClass,
+        letter: u8,
+        arena: &mut Arena,
+        buffers: &mut PathBuffers,
+    ) -> SumId {
+        let top = self.order.cell(0);
+        let mut cells = class.cells().to_vec();
+        cells[top] = 1 << letter;
+        // One letter of a valid class's set, in place of the set: still a valid class.
+        let unit = BoardClass::new(class.size(), cells).expect("a narrowed class");
+        self.builder()
+            .build_limited(&unit, 1 << top, usize::MAX, arena, buffers)
+            .expect("no limit on paths")
     }
 
     fn builder(&self) -> TreeBuilder<'_, 'd> {
@@ -256,7 +305,8 @@ impl<'d> ClassBreaker<'d> {
 
     /// As [`ClassBreaker::break_class`], with checkpoint hooks for the top split. The
     /// returned outcome covers only the units that ran (not the skipped ones); its
-    /// `root_bound` is always the class's.
+    /// `root_bound` is the class's (for a class built a letter at a time, the largest bound
+    /// of the units that ran).
     pub fn break_class_with(
         &self,
         class: &BoardClass,
@@ -288,16 +338,20 @@ impl<'d> ClassBreaker<'d> {
                 ..BreakOutcome::default()
             },
         };
-        let root = self
-            .builder()
-            .build_reusing(class, &mut run.arena, &mut buffers);
-        let root_bound = run.arena.bound(root);
+        let whole = self.builder().build_limited(
+            class,
+            0,
+            self.whole_tree_paths,
+            &mut run.arena,
+            &mut buffers,
+        );
+        let root_bound = whole.map_or(0, |root| run.arena.bound(root));
         let mut total = BreakOutcome {
             root_bound,
             eliminated: vec![0; n + 1],
             ..BreakOutcome::default()
         };
-        if (root_bound as u64) < settings.threshold as u64 {
+        if whole.is_some() && (root_bound as u64) < settings.threshold as u64 {
             total.eliminated[0] = 1;
         } else {
             // The top split: one independent unit per letter of the top cell.
@@ -311,7 +365,21 @@ impl<'d> ClassBreaker<'d> {
                 }
                 let unit_start = Instant::now();
                 let created = run.arena.created();
-                self.branch(&mut run, root, root_bound, 0, l);
+                let unit_bound = match whole {
+                    Some(root) => {
+                        self.branch(&mut run, root, root_bound, 0, l);
+                        root_bound
+                    }
+                    None => {
+                        let mark = run.arena.mark();
+                        let tree = self.build_unit_tree(class, l, &mut run.arena, &mut buffers);
+                        let bound = run.arena.bound(tree);
+                        run.letters[top] = l;
+                        self.descend(&mut run, tree, 1);
+                        run.arena.reset(mark);
+                        bound
+                    }
+                };
                 let mut part = std::mem::replace(
                     &mut run.out,
                     BreakOutcome {
@@ -319,7 +387,7 @@ impl<'d> ClassBreaker<'d> {
                         ..BreakOutcome::default()
                     },
                 );
-                part.root_bound = root_bound;
+                part.root_bound = unit_bound;
                 part.results.sort();
                 part.candidates.sort();
                 part.nodes = run.arena.created() - created;

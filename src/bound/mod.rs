@@ -8,7 +8,9 @@ mod orderly_bound;
 mod tree;
 
 pub use bounds2009::{max_nomark, sum_union};
-pub use breaker::{BreakOutcome, BreakSettings, Candidate, ClassBreaker, TopSplitHooks};
+pub use breaker::{
+    BreakOutcome, BreakSettings, Candidate, ClassBreaker, TopSplitHooks, WHOLE_TREE_PATHS,
+};
 pub use class::{
     ALL_LETTERS, BoardClass, ClassError, ClassSpace, LetterSet, Partition, parse_set, set_string,
 };

@@ -185,6 +185,41 @@ fn branching_keeps_the_invariant_and_never_raises_bounds() {
     }
 }
 
+/// A unit's own tree (the top cell forced, built without the whole tree) is the tree that
+/// branching the whole one gives: the same bound, the same Force on every board of the unit.
+#[test]
+fn a_unit_tree_is_the_branched_tree() {
+    for scoring in SCORINGS {
+        for (size, k, seed) in cases().into_iter().step_by(2) {
+            let mut rng = Rng(seed * 11 + 3);
+            let class = random_class(&mut rng, size, k);
+            let all = brute(&class, scoring);
+            let breaker = ClassBreaker::new(enable2k().trie(), size, scoring);
+            let order = breaker.order().clone();
+            let top = order.cell(0);
+            let mut arena = Arena::new();
+            let mut buffers = tree::PathBuffers::default();
+            let root = breaker.build_tree(&class, &mut arena);
+            let mut letters = class.cells()[top];
+            while letters != 0 {
+                let l = letters.trailing_zeros() as u8;
+                letters &= letters - 1;
+                let branched = arena.branch(root, 0, l);
+                let unit = breaker.build_unit_tree(&class, l, &mut arena, &mut buffers);
+                assert_eq!(arena.bound(unit), arena.bound(branched), "{class} {l}");
+                arena.check(unit, 1).unwrap();
+                for (b, s) in all.iter().filter(|(b, _)| b.get(top) == l) {
+                    assert_eq!(
+                        arena.force(unit, b.letters(), &order),
+                        s.demulti,
+                        "{class} {b}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
     // Cases where S splits the class (some boards reach it, some not): the test must bite.
@@ -202,6 +237,10 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
             let breaker = ClassBreaker::new(enable2k().trie(), size, scoring).keep_candidates(true);
             // Without kept candidates most are rejected by their overcount bound, unscored.
             let sifting = ClassBreaker::new(enable2k().trie(), size, scoring);
+            // One tree per letter of the top cell, as the heaviest classes are broken.
+            let by_letter = ClassBreaker::new(enable2k().trie(), size, scoring)
+                .keep_candidates(true)
+                .whole_tree_paths(0);
             // Thresholds from the top of the class down to its middle, and one above it all.
             let picks = [
                 demultis.len() - 1,
@@ -249,6 +288,13 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                     for c in found {
                         assert_eq!(c.score, score_of[&c.board], "{class} {}", c.board);
                     }
+                    let lettered = by_letter.break_class(&class, &settings);
+                    assert_eq!(lettered.candidates, outcome.candidates, "by letter {class}");
+                    assert_eq!(lettered.results, outcome.results, "by letter {class}");
+                    assert!(
+                        lettered.root_bound <= outcome.root_bound,
+                        "by letter {class}"
+                    );
                     // The same counts and results when candidates are sifted, not all scored.
                     let sifted = sifting.break_class(&class, &settings);
                     assert_eq!(sifted.results, outcome.results, "sifted {class}");
@@ -289,24 +335,30 @@ fn top_split_units_add_up_to_the_whole() {
     let settings = BreakSettings::with_default_switchover(500);
     let whole = breaker.break_class(&class, &settings);
     assert!(!whole.candidates.is_empty());
-    // Run half the units, then the other half, as a resumed run would.
-    let mut parts = Vec::new();
-    let first_half = |l: u8| l < 10;
-    for skip_first in [false, true] {
-        let skip = |l: u8| first_half(l) != skip_first;
-        let mut done = |l: u8, o: &BreakOutcome| parts.push((l, o.candidates.clone()));
-        breaker.break_class_with(
-            &class,
-            &settings,
-            Some(TopSplitHooks {
-                skip: &skip,
-                done: &mut done,
-            }),
-        );
+    // Run half the units, then the other half, as a resumed run would; also with one tree
+    // per unit, as the heaviest classes are broken.
+    let by_letter = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
+        .keep_candidates(true)
+        .whole_tree_paths(0);
+    for breaker in [&breaker, &by_letter] {
+        let mut parts = Vec::new();
+        let first_half = |l: u8| l < 10;
+        for skip_first in [false, true] {
+            let skip = |l: u8| first_half(l) != skip_first;
+            let mut done = |l: u8, o: &BreakOutcome| parts.push((l, o.candidates.clone()));
+            breaker.break_class_with(
+                &class,
+                &settings,
+                Some(TopSplitHooks {
+                    skip: &skip,
+                    done: &mut done,
+                }),
+            );
+        }
+        let mut joined: Vec<Candidate> = parts.into_iter().flat_map(|(_, c)| c).collect();
+        joined.sort();
+        assert_eq!(joined, whole.candidates);
     }
-    let mut joined: Vec<Candidate> = parts.into_iter().flat_map(|(_, c)| c).collect();
-    joined.sort();
-    assert_eq!(joined, whole.candidates);
 }
 
 /// A breaker reuses the memory of one class for the next: breaking classes one after another

@@ -51,7 +51,8 @@ pub struct ClassRecord {
     pub class_id: u64,
     /// `Some(letter)` for a top-split branch, `None` for the whole class.
     pub part: Option<u8>,
-    /// Root bound of the class's orderly tree.
+    /// Root bound of the class's orderly tree (for a class built one tree per top letter,
+    /// the largest of those trees' bounds: see `BreakOutcome::root_bound`).
     pub root_bound: u32,
     /// Tree nodes created.
     pub nodes: u64,

@@ -82,6 +82,17 @@ pub struct PathBuffers {
 /// would sit in memory beside the tree for the whole branching.
 const KEEP_PATHS: usize = 1 << 22;
 
+/// The state of one walk collecting paths: the class's letter sets, each cell's shift in a
+/// path key and the mask its choice gets there (0 for a forced cell, left out of the key),
+/// the most paths to collect, and where they go.
+struct PathWalk<'w, K> {
+    cells: &'w [u32],
+    shifts: &'w [u32],
+    letter_bits: &'w [u8],
+    limit: usize,
+    paths: &'w mut Vec<K>,
+}
+
 /// The number of leading indices in `0..n` for which `holds` is true, given that it is true
 /// for a prefix and false after: probes 1, 2, 4, … then bisects the last step, so a short
 /// prefix costs a few nearby probes (the groups split off the sorted paths are mostly short).
@@ -145,83 +156,135 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         arena: &mut Arena,
         buffers: &mut PathBuffers,
     ) -> SumId {
+        self.build_limited(class, 0, usize::MAX, arena, buffers)
+            .expect("no limit on paths")
+    }
+
+    /// As [`TreeBuilder::build_reusing`], for the class with the cells of `forced` (each
+    /// with one letter) forced: their choices are left out of the tree, which is the one
+    /// that branching on them gives, `Force(tree, B) = DeMulti(B)` for the boards of the
+    /// class. Builds nothing and returns `None` if the class has more than `limit` paths.
+    pub fn build_limited(
+        &self,
+        class: &BoardClass,
+        forced: u64,
+        limit: usize,
+        arena: &mut Arena,
+        buffers: &mut PathBuffers,
+    ) -> Option<SumId> {
         let packs = self.order.len() <= PACKED_CELLS
             && self.trie.word_count() < 1 << WORD_BITS
             && self.word_points.iter().all(|&p| p < 1 << POINTS_BITS);
         if packs {
-            self.build_with(class, arena, &mut buffers.packed)
+            self.build_with(class, forced, limit, arena, &mut buffers.packed)
         } else {
-            self.build_with(class, arena, &mut buffers.wide)
+            self.build_with(class, forced, limit, arena, &mut buffers.wide)
         }
     }
 
     fn build_with<K: PathKey>(
         &self,
         class: &BoardClass,
+        forced: u64,
+        limit: usize,
         arena: &mut Arena,
         paths: &mut Vec<K>,
-    ) -> SumId {
+    ) -> Option<SumId> {
         let cells = class.cells();
-        let shifts: Vec<u32> = (0..cells.len())
-            .map(|c| self.shift(self.order.pos(c)))
-            .collect();
+        debug_assert!((0..cells.len()).all(|c| forced & 1 << c == 0 || cells[c].count_ones() == 1));
+        let mut shifts = [0u32; MAX_TREE_CELLS];
+        let mut letter_bits = [0u8; MAX_TREE_CELLS];
+        for c in 0..cells.len() {
+            shifts[c] = self.shift(self.order.pos(c));
+            letter_bits[c] = if forced & 1 << c == 0 { 31 } else { 0 };
+        }
+        let mut walk = PathWalk {
+            cells,
+            shifts: &shifts[..cells.len()],
+            letter_bits: &letter_bits[..cells.len()],
+            limit,
+            paths,
+        };
+        let complete = self.collect_all(&mut walk);
+        let root = complete.then(|| {
+            // One thread: classes are the unit of parallel work. The standard library's sort
+            // took 1.7 % less CPU than rayon's parallel one on a pool of one thread (30 3x4
+            // classes, whole process, 3 runs each in turn: 18.75 against 19.06 CPU s).
+            paths.sort_unstable();
+            paths.dedup();
+            self.build_sum(paths, 0, arena).node
+        });
+        if paths.capacity() > KEEP_PATHS {
+            *paths = Vec::new();
+        }
         paths.clear();
+        root
+    }
+
+    /// Collects every word path of the walk's class into its `paths` (emptied first); false
+    /// if it stopped at the walk's limit.
+    fn collect_all<K: PathKey>(&self, walk: &mut PathWalk<'_, K>) -> bool {
+        walk.paths.clear();
         let root = self.trie.root();
         let root_mask = self.trie.child_mask(root);
-        for (cell, &set) in cells.iter().enumerate() {
+        for (cell, &set) in walk.cells.iter().enumerate() {
             let mut letters = set & root_mask;
             while letters != 0 {
                 let l = letters.trailing_zeros() as u8;
                 letters &= letters - 1;
                 let node = self.trie.child_unchecked_letter(root, root_mask, l);
-                let key = ((l as u128) + 1) << shifts[cell];
-                self.collect(cells, &shifts, cell, node, 1 << cell, key, paths);
+                let key = ((l as u128 + 1) & walk.letter_bits[cell] as u128) << walk.shifts[cell];
+                if !self.collect(walk, cell, node, 1 << cell, key) {
+                    return false;
+                }
             }
         }
-        // One thread: classes are the unit of parallel work. The standard library's sort
-        // took 1.7 % less CPU than rayon's parallel one on a pool of one thread (30 3x4
-        // classes, whole process, 3 runs each in turn: 18.75 against 19.06 CPU s).
-        paths.sort_unstable();
-        paths.dedup();
-        let root = self.build_sum(paths, 0, arena).node;
-        if paths.capacity() > KEEP_PATHS {
-            *paths = Vec::new();
-        }
-        root
+        true
     }
 
-    /// Records every word path that extends the path ending on `cell` at trie `node`.
-    #[allow(clippy::too_many_arguments)]
+    /// Records every word path that extends the path ending on `cell` at trie `node` (cells
+    /// `used`, choices `key`); false once there would be more than the walk's limit.
     fn collect<K: PathKey>(
         &self,
-        cells: &[u32],
-        shifts: &[u32],
+        walk: &mut PathWalk<'_, K>,
         cell: usize,
         node: NodeId,
         used: u64,
         key: u128,
-        paths: &mut Vec<K>,
-    ) {
+    ) -> bool {
         if let Some(w) = self.trie.word(node) {
-            paths.push(K::new(key, w, self.word_points[w as usize]));
+            if walk.paths.len() >= walk.limit {
+                return false;
+            }
+            walk.paths
+                .push(K::new(key, w, self.word_points[w as usize]));
         }
         let mask = self.trie.child_mask(node);
         if mask == 0 {
-            return;
+            return true;
         }
         let mut next = self.geometry.neighbor_mask(cell) & !used;
         while next != 0 {
             let n = next.trailing_zeros() as usize;
             next &= next - 1;
-            let mut letters = cells[n] & mask;
+            let mut letters = walk.cells[n] & mask;
             while letters != 0 {
                 let l = letters.trailing_zeros() as u8;
                 letters &= letters - 1;
                 let child = self.trie.child_unchecked_letter(node, mask, l);
-                let k = key | (((l as u128) + 1) << shifts[n]);
-                self.collect(cells, shifts, n, child, used | 1 << n, k, paths);
+                let choice = (l as u128 + 1) & walk.letter_bits[n] as u128;
+                if !self.collect(
+                    walk,
+                    n,
+                    child,
+                    used | 1 << n,
+                    key | choice << walk.shifts[n],
+                ) {
+                    return false;
+                }
             }
         }
+        true
     }
 
     /// Mask of the key bits for positions `p..`.
@@ -316,11 +379,19 @@ mod tests {
                 let mut packed = Arena::new();
                 let mut wide = Arena::new();
                 let mut buffers = PathBuffers::default();
-                let a = builder.build_with(&class, &mut packed, &mut buffers.packed);
-                let b = builder.build_with(&class, &mut wide, &mut buffers.wide);
+                let a = builder
+                    .build_with(&class, 0, usize::MAX, &mut packed, &mut buffers.packed)
+                    .unwrap();
+                let b = builder
+                    .build_with(&class, 0, usize::MAX, &mut wide, &mut buffers.wide)
+                    .unwrap();
                 assert_eq!((a, packed.created()), (b, wide.created()), "{class}");
                 assert_eq!(packed.raw_words(), wide.raw_words(), "{class}");
                 assert!(packed.bound(a) > 0, "{class}");
+                // A limit below the class's path count builds nothing.
+                let mut none = Arena::new();
+                let c = builder.build_limited(&class, 0, 100, &mut none, &mut buffers);
+                assert_eq!((c, none.raw_words().len()), (None, 0), "{class}");
             }
         }
     }
