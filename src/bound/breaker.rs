@@ -86,7 +86,8 @@ pub struct BreakOutcome {
     /// Every candidate, sorted, when the breaker keeps them
     /// ([`ClassBreaker::keep_candidates`]); empty otherwise.
     pub candidates: Vec<Candidate>,
-    /// Tree nodes created (build plus merges).
+    /// Tree nodes created (build plus merges; a top-split unit counts its merges, and its
+    /// build when the class gets one tree per top letter).
     pub nodes: u64,
     /// Peak bytes held by tree arenas.
     pub peak_bytes: u64,
@@ -424,8 +425,9 @@ impl<'d> ClassBreaker<'d> {
     }
 
     /// Breaks the sub-class of `tree` (bound `bound`; cells before `p` fixed in
-    /// `run.letters`) whose cell at position `p` is `letter`. The paper branches by merging and switches to OrderlyBound
-    /// once the merged tree's bound is at most the switchover; when the forced and skip
+    /// `run.letters`) whose cell at position `p` is `letter`. The paper branches by merging
+    /// and switches to OrderlyBound once the merged tree's bound is at most the switchover;
+    /// when the forced and skip
     /// trees' bounds already add up to no more than the switchover, the merge is skipped and
     /// OrderlyBound runs on `tree` itself with the cell held to `letter` (a shallow merge of
     /// the same two trees: sound by the same lemma, and on seven 4x4 classes 5-17 % faster

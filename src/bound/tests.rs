@@ -237,10 +237,13 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
             let breaker = ClassBreaker::new(enable2k().trie(), size, scoring).keep_candidates(true);
             // Without kept candidates most are rejected by their overcount bound, unscored.
             let sifting = ClassBreaker::new(enable2k().trie(), size, scoring);
-            // One tree per letter of the top cell, as the heaviest classes are broken.
+            // One tree per letter of the top cell, as the heaviest classes are broken, with
+            // every candidate kept and with candidates sifted.
             let by_letter = ClassBreaker::new(enable2k().trie(), size, scoring)
                 .keep_candidates(true)
                 .whole_tree_paths(0);
+            let sifting_by_letter =
+                ClassBreaker::new(enable2k().trie(), size, scoring).whole_tree_paths(0);
             // Thresholds from the top of the class down to its middle, and one above it all.
             let picks = [
                 demultis.len() - 1,
@@ -293,6 +296,15 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                     assert_eq!(lettered.results, outcome.results, "by letter {class}");
                     assert!(
                         lettered.root_bound <= outcome.root_bound,
+                        "by letter {class}"
+                    );
+                    let sifted_lettered = sifting_by_letter.break_class(&class, &settings);
+                    assert_eq!(
+                        sifted_lettered.results, outcome.results,
+                        "by letter {class}"
+                    );
+                    assert_eq!(
+                        sifted_lettered.demulti_count, outcome.demulti_count,
                         "by letter {class}"
                     );
                     // The same counts and results when candidates are sifted, not all scored.

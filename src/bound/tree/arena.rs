@@ -140,8 +140,8 @@ impl Arena {
         self.peak_bytes = self.peak_bytes.max(self.words.len() as u64 * 4);
     }
 
-    /// Nodes created so far (build and merges, including ones since dropped; leaves count
-    /// though they take no space).
+    /// Nodes created so far (build and merges, including ones since dropped; leaves and
+    /// pass-throughs count though they take no space).
     pub fn created(&self) -> u64 {
         self.created
     }
@@ -598,6 +598,66 @@ impl Arena {
         match self.choice_entry(top, letter) {
             Some(forced) => self.merge_sum(forced, skip).node,
             None => skip.node,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf(points: u32) -> Child {
+        Child {
+            node: LEAF | points,
+            bound: points,
+        }
+    }
+
+    /// A pass-through reads as a sum without points and with its one choice, and bounds,
+    /// branches and merges like a stored sum, at every position: from 16 on, its choice's
+    /// header has the bit a sum header uses for points.
+    #[test]
+    fn pass_throughs_read_like_sums_at_every_position() {
+        for pos in [0, 15, 16, MAX_TREE_CELLS - 1] {
+            let mut arena = Arena::new();
+            // Letters 0 and 2, worth 3 and 7.
+            let choice = arena.push_choice(pos, 0b101, &[leaf(3), leaf(7)]);
+            let words = arena.raw_words().len();
+            let pass = arena.push_sum(0, 1 << pos, &[choice]);
+            assert_eq!(
+                arena.raw_words().len(),
+                words,
+                "a pass-through is not stored"
+            );
+            assert_eq!(pass.node, choice.node);
+            assert!(arena.is_pass(pass.node));
+            assert_eq!(arena.points(pass.node), 0);
+            assert_eq!(arena.positions(pass.node), 1 << pos);
+            assert_eq!((arena.bound(pass.node), pass.bound), (7, 7));
+            let kids: Vec<_> = arena.choices(pass.node).collect();
+            assert_eq!(kids, [(choice.node, pos)]);
+            arena.check(pass.node, pos).unwrap();
+            // A stored twin with points.
+            let twin = arena.push_sum(5, 1 << pos, &[choice]);
+            assert!(!arena.is_pass(twin.node));
+            assert_eq!((arena.points(twin.node), arena.bound(twin.node)), (5, 12));
+            arena.check(twin.node, pos).unwrap();
+            // Branching: the letter's child, or nothing for a letter it lacks.
+            assert_eq!(arena.branch_bound(pass.node, 7, pos, 2), 7);
+            assert_eq!(arena.branch(pass.node, pos, 2), LEAF | 7);
+            assert_eq!(arena.branch_bound(pass.node, 7, pos, 1), 0);
+            assert_eq!(arena.branch(pass.node, pos, 1), LEAF);
+            assert_eq!(arena.branch_bound(twin.node, 12, pos, 0), 8);
+            let forced = arena.branch(twin.node, pos, 0);
+            assert_eq!(arena.bound(forced), 8);
+            // Merging: points add, and letters' children merge.
+            let both = arena.merge_sum(pass, twin);
+            assert_eq!((arena.points(both.node), arena.bound(both.node)), (5, 19));
+            arena.check(both.node, pos).unwrap();
+            let twice = arena.merge_sum(pass, pass);
+            assert!(arena.is_pass(twice.node));
+            assert_eq!((twice.bound, arena.bound(twice.node)), (14, 14));
+            arena.check(twice.node, pos).unwrap();
         }
     }
 }

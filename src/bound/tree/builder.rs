@@ -18,7 +18,7 @@ pub struct TreeBuilder<'a, 'd> {
 }
 
 /// One word path: its choices packed by position (5 bits each, `letter + 1`, position 0 in
-/// the most significant used bits, 0 = cell unused) and its word. Sorting paths sorts them
+/// the most significant used bits, 0 = cell unused or forced) and its word. Sorting paths sorts them
 /// by their choices, then by word.
 trait PathKey: Copy + Ord + Send {
     /// The path with `choices` of word `word`, which scores `points`.
@@ -70,7 +70,8 @@ impl PathKey for WidePath {
     }
 }
 
-/// Path buffers that [`TreeBuilder::build_reusing`] keeps from one class to the next.
+/// Path buffers that [`TreeBuilder::build_reusing`] and [`TreeBuilder::build_limited`] keep
+/// from one class to the next.
 #[derive(Default, Debug)]
 pub struct PathBuffers {
     packed: Vec<PackedPath>,
@@ -161,9 +162,11 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     }
 
     /// As [`TreeBuilder::build_reusing`], for the class with the cells of `forced` (each
-    /// with one letter) forced: their choices are left out of the tree, which is the one
-    /// that branching on them gives, `Force(tree, B) = DeMulti(B)` for the boards of the
-    /// class. Builds nothing and returns `None` if the class has more than `limit` paths.
+    /// with one letter) forced: their choices are left out of the tree, and still
+    /// `Force(tree, B) = DeMulti(B)` for the boards of the class (a word's paths differ in
+    /// more than a forced cell, having as many cells). For the top cell of the order this is
+    /// the tree that branching on it gives. Builds nothing and returns `None` if more than
+    /// `limit` paths are collected (counted before de-duplication).
     pub fn build_limited(
         &self,
         class: &BoardClass,
@@ -191,7 +194,10 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         paths: &mut Vec<K>,
     ) -> Option<SumId> {
         let cells = class.cells();
-        debug_assert!((0..cells.len()).all(|c| forced & 1 << c == 0 || cells[c].count_ones() == 1));
+        assert!(
+            (0..cells.len()).all(|c| forced & 1 << c == 0 || cells[c].count_ones() == 1),
+            "a forced cell has one letter"
+        );
         let mut shifts = [0u32; MAX_TREE_CELLS];
         let mut letter_bits = [0u8; MAX_TREE_CELLS];
         for c in 0..cells.len() {
@@ -300,8 +306,9 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     /// Builds the sum node for `paths`, which agree on positions before `p`.
     ///
     /// All paths share their choices before `p`, so sorted paths are sorted by their tails
-    /// (`choices & tail_mask(p)`), and each group below is a range of tails found by search: the paths ending here have tail 0; the paths whose first choice at or after `p`
-    /// is at position `q` have tails in `[1 << shift(q), 1 << (shift(q) + 5))`. The groups
+    /// (`choices & tail_mask(p)`), and each group below is a range of tails found by search:
+    /// the paths ending here have tail 0; the paths whose first choice at or after `p` is at
+    /// position `q` have tails in `[1 << shift(q), 1 << (shift(q) + 5))`. The groups
     /// are found from the last path down (top position first, as the sum node stores them),
     /// each from the first choice of its last path, so there is one search per child.
     fn build_sum<K: PathKey>(&self, paths: &[K], p: usize, arena: &mut Arena) -> Child {
@@ -388,10 +395,35 @@ mod tests {
                 assert_eq!((a, packed.created()), (b, wide.created()), "{class}");
                 assert_eq!(packed.raw_words(), wide.raw_words(), "{class}");
                 assert!(packed.bound(a) > 0, "{class}");
-                // A limit below the class's path count builds nothing.
-                let mut none = Arena::new();
-                let c = builder.build_limited(&class, 0, 100, &mut none, &mut buffers);
-                assert_eq!((c, none.raw_words().len()), (None, 0), "{class}");
+                // The limit is exact: the least limit that builds is the class's path
+                // count, and it builds the same tree; one less builds nothing.
+                let build = |limit: usize| {
+                    let mut arena = Arena::new();
+                    let root = builder.build_limited(
+                        &class,
+                        0,
+                        limit,
+                        &mut arena,
+                        &mut PathBuffers::default(),
+                    );
+                    (root, arena)
+                };
+                let (mut fails, mut builds) = (0, 1 << 24);
+                assert!(
+                    build(fails).0.is_none() && build(builds).0.is_some(),
+                    "{class}"
+                );
+                while builds - fails > 1 {
+                    let mid = (fails + builds) / 2;
+                    if build(mid).0.is_some() {
+                        builds = mid;
+                    } else {
+                        fails = mid;
+                    }
+                }
+                let (c, at_limit) = build(builds);
+                assert_eq!(c, Some(a), "{class}");
+                assert_eq!(at_limit.raw_words(), packed.raw_words(), "{class}");
             }
         }
     }
