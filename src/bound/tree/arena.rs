@@ -452,7 +452,6 @@ impl Arena {
         mut ib: Entries,
         out: &mut [Child],
     ) -> usize {
-        self.prefetch_pairs(ma, mb, ia, ib);
         let mut rest = ma | mb;
         let mut n = 0;
         // Invariant: `ia` and `ib` hold the entries of `a` and `b` for the lowest bit still
@@ -487,35 +486,6 @@ impl Arena {
             }
             // A pass-through has one entry, so it is never read twice.
             Entries::One(child) => child,
-        }
-    }
-
-    /// The child of the entry `k` places after the first of `entries`.
-    #[inline]
-    fn nth_node(&self, entries: Entries, k: usize) -> u32 {
-        match entries {
-            Entries::At(at) => self.words[at + 2 * k],
-            Entries::One(child) => child.node,
-        }
-    }
-
-    /// Asks the CPU to start loading the child pairs that two nodes with child masks `ma` and
-    /// `mb` (entries `ea` and `eb`) have on their common bits, so the merges that follow
-    /// do not wait on one cache miss after another.
-    #[inline]
-    fn prefetch_pairs(&self, ma: u32, mb: u32, ea: Entries, eb: Entries) {
-        let mut common = ma & mb;
-        while common != 0 {
-            let below = (common & common.wrapping_neg()) - 1;
-            common &= common - 1;
-            prefetch(
-                &self.words,
-                self.nth_node(ea, (ma & below).count_ones() as usize),
-            );
-            prefetch(
-                &self.words,
-                self.nth_node(eb, (mb & below).count_ones() as usize),
-            );
         }
     }
 
