@@ -427,11 +427,11 @@ impl<'d> ClassBreaker<'d> {
     /// Breaks the sub-class of `tree` (bound `bound`; cells before `p` fixed in
     /// `run.letters`) whose cell at position `p` is `letter`. The paper branches by merging
     /// and switches to OrderlyBound once the merged tree's bound is at most the switchover;
-    /// when the forced and skip
-    /// trees' bounds already add up to no more than the switchover, the merge is skipped and
-    /// OrderlyBound runs on `tree` itself with the cell held to `letter` (a shallow merge of
-    /// the same two trees: sound by the same lemma, and on seven 4x4 classes 5-17 % faster
-    /// than building the merged tree first; docs/NOTES-bench.md has the figures).
+    /// when the forced and skip trees' bounds already add up to no more than the switchover,
+    /// the merge is skipped and OrderlyBound runs on `tree` itself with the cell held to
+    /// `letter` (a shallow merge of the same two trees: sound by the same lemma, and on seven
+    /// 4x4 classes 5-17 % faster than building the merged tree first; docs/NOTES-bench.md
+    /// has the figures).
     fn branch(&self, run: &mut Run<'_, 'd>, tree: SumId, bound: u32, p: usize, letter: u8) {
         if run.arena.branch_bound(tree, bound, p, letter) <= run.settings.switchover as u64 {
             self.orderly_bound(run, tree, p, Some(letter));

@@ -17,6 +17,12 @@ const CHOICE_HEADER: usize = 1;
 const POS_SHIFT: u32 = 26;
 const LETTER_MASK: u32 = (1 << POS_SHIFT) - 1;
 const POS_MASK: u32 = 31;
+
+/// The position stored in a choice node's header.
+#[inline]
+fn header_pos(header: u32) -> usize {
+    ((header >> POS_SHIFT) & POS_MASK) as usize
+}
 /// Marks a [`SumId`] that is a leaf: its low bits are its points, and nothing is stored.
 /// Offsets stay below it, so the arena holds at most 8 GiB.
 const LEAF: u32 = 1 << 31;
@@ -199,7 +205,7 @@ impl Arena {
         }
         let header = self.words[sum as usize];
         if header & IS_CHOICE != 0 {
-            1 << ((header >> POS_SHIFT) & POS_MASK)
+            1 << header_pos(header)
         } else {
             header & !HAS_POINTS
         }
@@ -265,7 +271,7 @@ impl Arena {
     /// read it there directly).
     #[cfg(test)]
     fn choice_pos(&self, choice: ChoiceId) -> usize {
-        ((self.words[choice as usize] >> POS_SHIFT) & POS_MASK) as usize
+        header_pos(self.words[choice as usize])
     }
 
     /// The bound of a choice node: its best child's, read from its entries.
@@ -500,7 +506,7 @@ impl Arena {
     fn merge_choice(&mut self, a: ChoiceId, b: ChoiceId) -> Child {
         let (a, b) = (a as usize, b as usize);
         let (ha, hb) = (self.words[a], self.words[b]);
-        debug_assert_eq!(ha >> POS_SHIFT, hb >> POS_SHIFT);
+        debug_assert_eq!(header_pos(ha), header_pos(hb));
         let (ma, mb) = (ha & LETTER_MASK, hb & LETTER_MASK);
         let mut out = [Child::default(); 26];
         let (ea, eb) = (
@@ -508,7 +514,7 @@ impl Arena {
             Entries::At(b + CHOICE_HEADER),
         );
         let n = self.merge_entries::<true>(ma, mb, ea, eb, &mut out);
-        self.push_choice(((ha >> POS_SHIFT) & POS_MASK) as usize, ma | mb, &out[..n])
+        self.push_choice(header_pos(ha), ma | mb, &out[..n])
     }
 
     /// An upper bound on `bound(branch(tree, p, letter))`, read off `tree` without building

@@ -18,7 +18,8 @@ pub struct TreeBuilder<'a, 'd> {
 }
 
 /// One word path: its choices packed by position (5 bits each, `letter + 1`, position 0 in
-/// the most significant used bits, 0 = cell unused or forced) and its word. Sorting paths sorts them
+/// the most significant used bits, 0 = cell unused or forced) and its word. Sorting paths
+/// sorts them
 /// by their choices, then by word.
 trait PathKey: Copy + Ord + Send {
     /// The path with `choices` of word `word`, which scores `points`.
@@ -84,12 +85,12 @@ pub struct PathBuffers {
 const KEEP_PATHS: usize = 1 << 22;
 
 /// The state of one walk collecting paths: the class's letter sets, each cell's shift in a
-/// path key and the mask its choice gets there (0 for a forced cell, left out of the key),
-/// the most paths to collect, and where they go.
+/// path key, the key bits a path keeps (a forced cell's choice is left out), the most paths
+/// to collect, and where they go.
 struct PathWalk<'w, K> {
     cells: &'w [u32],
     shifts: &'w [u32],
-    letter_bits: &'w [u8],
+    keep: u128,
     limit: usize,
     paths: &'w mut Vec<K>,
 }
@@ -199,15 +200,17 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             "a forced cell has one letter"
         );
         let mut shifts = [0u32; MAX_TREE_CELLS];
-        let mut letter_bits = [0u8; MAX_TREE_CELLS];
-        for c in 0..cells.len() {
-            shifts[c] = self.shift(self.order.pos(c));
-            letter_bits[c] = if forced & 1 << c == 0 { 31 } else { 0 };
+        let mut keep = u128::MAX;
+        for (c, shift) in shifts[..cells.len()].iter_mut().enumerate() {
+            *shift = self.shift(self.order.pos(c));
+            if forced & 1 << c != 0 {
+                keep &= !(31 << *shift);
+            }
         }
         let mut walk = PathWalk {
             cells,
             shifts: &shifts[..cells.len()],
-            letter_bits: &letter_bits[..cells.len()],
+            keep,
             limit,
             paths,
         };
@@ -239,7 +242,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
                 let l = letters.trailing_zeros() as u8;
                 letters &= letters - 1;
                 let node = self.trie.child_unchecked_letter(root, root_mask, l);
-                let key = ((l as u128 + 1) & walk.letter_bits[cell] as u128) << walk.shifts[cell];
+                let key = (l as u128 + 1) << walk.shifts[cell];
                 if !self.collect(walk, cell, node, 1 << cell, key) {
                     return false;
                 }
@@ -263,7 +266,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
                 return false;
             }
             walk.paths
-                .push(K::new(key, w, self.word_points[w as usize]));
+                .push(K::new(key & walk.keep, w, self.word_points[w as usize]));
         }
         let mask = self.trie.child_mask(node);
         if mask == 0 {
@@ -278,13 +281,12 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
                 let l = letters.trailing_zeros() as u8;
                 letters &= letters - 1;
                 let child = self.trie.child_unchecked_letter(node, mask, l);
-                let choice = (l as u128 + 1) & walk.letter_bits[n] as u128;
                 if !self.collect(
                     walk,
                     n,
                     child,
                     used | 1 << n,
-                    key | choice << walk.shifts[n],
+                    key | (l as u128 + 1) << walk.shifts[n],
                 ) {
                     return false;
                 }
