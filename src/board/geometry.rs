@@ -140,6 +140,13 @@ impl Geometry {
         let (c, r) = self.size.coords(cell);
         (c == 0 || c + 1 == self.size.cols()) && (r == 0 || r + 1 == self.size.rows())
     }
+
+    /// Whether a cell is an edge of the board: on its border but not a corner.
+    pub fn is_edge(&self, cell: usize) -> bool {
+        let (c, r) = self.size.coords(cell);
+        let border = c == 0 || c + 1 == self.size.cols() || r == 0 || r + 1 == self.size.rows();
+        border && !self.is_corner(cell)
+    }
 }
 
 #[cfg(test)]

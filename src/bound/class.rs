@@ -1,11 +1,12 @@
 //! Board classes (a letter set per cell), bucket partitions of the alphabet, and class ids.
 //!
 //! # Class ids
-//! A partition gives every cell a list of buckets (corners may use their own list). A class
-//! picks one bucket per cell; its id is the mixed-radix number whose digit for cell `i` is
-//! the bucket index, cell 0 the least significant digit. A class id is canonical when it is
-//! the smallest id among the ids of its symmetry images; symmetries map corners to corners,
-//! so every image is again a class of the same partition.
+//! A partition gives every cell a list of buckets (corners, and the other cells of the
+//! border, the edges, may use lists of their own). A class picks one bucket per cell; its id
+//! is the mixed-radix number whose digit for cell `i` is the bucket index, cell 0 the least
+//! significant digit. A class id is canonical when it is the smallest id among the ids of its
+//! symmetry images; symmetries map corners to corners and edges to edges, so every image is
+//! again a class of the same partition.
 
 use crate::board::{ALPHABET, Board, Geometry, Size, Symmetries, letter_char};
 use std::fmt;
@@ -43,7 +44,7 @@ pub enum ClassError {
     },
     /// Unparseable partition syntax.
     #[error(
-        "bad partition '{0}': expected 'SETS' or 'SETS, corner:SETS', e.g. 'aeiosuy bcdfghjklmnpqrtvwxz'"
+        "bad partition '{0}': expected 'SETS[, edge:SETS][, corner:SETS]', e.g. 'aeiosuy bcdfghjklmnpqrtvwxz'"
     )]
     BadPartition(String),
     /// An id beyond the last class.
@@ -178,10 +179,12 @@ impl fmt::Display for BoardClass {
     }
 }
 
-/// A partition of the alphabet into buckets, optionally with another one for corner cells.
+/// A partition of the alphabet into buckets, optionally with other ones for the edge cells
+/// (the border but its corners) and the corner cells.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Partition {
     main: Vec<LetterSet>,
+    edge: Option<Vec<LetterSet>>,
     corner: Option<Vec<LetterSet>>,
 }
 
@@ -210,28 +213,39 @@ fn parse_bucket_list(text: &str) -> Result<Vec<LetterSet>, ClassError> {
 }
 
 impl Partition {
-    /// Parses `SETS[, corner:SETS]`.
+    /// Parses `SETS[, edge:SETS][, corner:SETS]`.
     pub fn parse(text: &str) -> Result<Partition, ClassError> {
-        let (main, corner) = match text.split_once(',') {
-            None => (text, None),
-            Some((m, c)) => {
-                let c = c
-                    .trim()
-                    .strip_prefix("corner:")
-                    .ok_or_else(|| ClassError::BadPartition(text.to_string()))?;
-                (m, Some(c))
+        let bad = || ClassError::BadPartition(text.to_string());
+        let mut parts = text.split(',');
+        // `split` yields at least one part.
+        let main = parts.next().ok_or_else(bad)?;
+        let (mut edge, mut corner) = (None, None);
+        for part in parts {
+            let part = part.trim();
+            let (slot, sets) = if let Some(sets) = part.strip_prefix("edge:") {
+                (&mut edge, sets)
+            } else if let Some(sets) = part.strip_prefix("corner:") {
+                (&mut corner, sets)
+            } else {
+                return Err(bad());
+            };
+            if slot.is_some() {
+                return Err(bad());
             }
-        };
+            *slot = Some(parse_bucket_list(sets)?);
+        }
         Ok(Partition {
             main: parse_bucket_list(main)?,
-            corner: corner.map(parse_bucket_list).transpose()?,
+            edge,
+            corner,
         })
     }
 
     /// The buckets a cell chooses from.
     pub fn buckets(&self, geometry: &Geometry, cell: usize) -> &[LetterSet] {
-        match &self.corner {
-            Some(c) if geometry.is_corner(cell) => c,
+        match (&self.edge, &self.corner) {
+            (_, Some(c)) if geometry.is_corner(cell) => c,
+            (Some(e), _) if geometry.is_edge(cell) => e,
             _ => &self.main,
         }
     }
@@ -246,6 +260,9 @@ impl fmt::Display for Partition {
                 .join(" ")
         };
         write!(f, "{}", list(&self.main))?;
+        if let Some(e) = &self.edge {
+            write!(f, ", edge:{}", list(e))?;
+        }
         if let Some(c) = &self.corner {
             write!(f, ", corner:{}", list(c))?;
         }
@@ -405,6 +422,57 @@ mod tests {
         ));
         assert!(Partition::parse("abc, edge:xyz").is_err());
         assert!(Partition::parse("ab1 c").is_err());
+        let all = "abcdefghijklmnopqrstuvwxyz";
+        let text =
+            format!("aeijou bcdfgmpqvwxz hklnrsty, edge:aeijou bcdfghklmnpqrstvwxyz, corner:{all}");
+        assert_eq!(Partition::parse(&text).unwrap().to_string(), text);
+        // Either order of the two lists; neither twice, nor an unknown one.
+        let swapped = format!("aeiou bcdfghjklmnpqrstvwxyz, corner:{all}, edge:{all}");
+        assert_eq!(
+            Partition::parse(&swapped).unwrap().to_string(),
+            format!("aeiou bcdfghjklmnpqrstvwxyz, edge:{all}, corner:{all}")
+        );
+        for bad in [
+            format!("aeiou bcdfghjklmnpqrstvwxyz, edge:{all}, edge:{all}"),
+            format!("aeiou bcdfghjklmnpqrstvwxyz, centre:{all}"),
+            format!("aeiou bcdfghjklmnpqrstvwxyz,, corner:{all}"),
+        ] {
+            assert!(
+                matches!(Partition::parse(&bad), Err(ClassError::BadPartition(_))),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn edge_and_corner_lists_apply_to_their_cells() {
+        let size: Size = "4x4".parse().unwrap();
+        let p = Partition::parse("aeiou bcdfghjklmnpqrstvwxyz, edge:abcdefghijklm nopqrstuvwxyz, corner:abcdefghijklmnopqrstuvwxyz").unwrap();
+        let space = ClassSpace::new(size, p);
+        // 4 centre cells of 2 buckets, 8 edges of 2, 4 corners of 1.
+        assert_eq!(space.count(), 1 << 12);
+        let geometry = Geometry::new(size);
+        for cell in 0..16 {
+            let n = space.partition().buckets(&geometry, cell).len();
+            let want = match cell {
+                0 | 3 | 12 | 15 => 1,
+                _ => 2,
+            };
+            assert_eq!(n, want, "cell {cell}");
+        }
+        // Symmetries keep edges on edges: every image of a class is a class of the space.
+        let canon = space.canonical_ids();
+        for &id in &canon {
+            let class = space.class(id).unwrap();
+            let board = class.boards().next().unwrap();
+            assert_eq!(space.canonical_id(space.id_of_board(&board)), id);
+        }
+        // Burnside over the 8 symmetries of the square, counting the cycles of each on the 12
+        // two-bucket cells: identity 12; quarter turns 3 each (the centre, two rings of four
+        // edges); half turn 6; the two axis flips 6 each (2 centre pairs, 4 edge pairs); the
+        // two diagonal flips 7 each (2 centre cells fixed, 1 centre pair, 4 edge pairs).
+        let orbits = (4096 + 2 * 8 + 64 + 2 * 64 + 2 * 128) / 8;
+        assert_eq!(canon.len() as u64, orbits);
     }
 
     #[test]

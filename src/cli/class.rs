@@ -20,16 +20,19 @@ It may be given as one quoted argument or as separate arguments.";
 /// Flags of `bogglemax class`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "A partition is 'SETS' or 'SETS, corner:SETS': space-separated \
-letter sets that together cover a-z exactly once; with 'corner:' the four corner cells use \
-the second list. Class ids are mixed-radix numbers, cell 0 the least significant digit; the \
+    after_help = "A partition is 'SETS[, edge:SETS][, corner:SETS]': lists of \
+space-separated letter sets, each list covering a-z exactly once. The four corner cells use \
+the 'corner:' list and the other cells of the border the 'edge:' list, where given; every \
+other cell uses the first. A set may be all of a-z (one bucket: the cell is not split). \
+`make proof-3x4` and `make proof-4x4` use 'aeijou bcdfgmpqvwxz hklnrsty, \
+corner:abcdefghijklmnopqrstuvwxyz'. Class ids are mixed-radix numbers, cell 0 the least significant digit; the \
 canonical id of a class is the smallest id among its symmetry images."
 )]
 pub struct ClassArgs {
     /// Board size, CxR.
     #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
     pub size: Size,
-    /// The bucket partition, e.g. 'aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz'.
+    /// The bucket partition, e.g. 'aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz'; the syntax is below.
     #[arg(long, value_name = "P")]
     pub partition: String,
     /// Print class N instead of the class of a board.

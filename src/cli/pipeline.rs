@@ -30,7 +30,7 @@ pub struct PlanArgs {
     pub size: Size,
     #[command(flatten)]
     pub dict: DictArgs,
-    /// The bucket partition, e.g. 'aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz'.
+    /// The bucket partition, e.g. 'aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz' (see `bogglemax class --help`).
     #[arg(long, value_name = "P")]
     pub partition: String,
     /// The score S: the proof finds every board scoring S or more.

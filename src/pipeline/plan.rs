@@ -16,7 +16,7 @@ use std::path::Path;
 pub struct PlanSettings {
     /// Board size.
     pub size: Size,
-    /// Partition text (`SETS[, corner:SETS]`).
+    /// Partition text (`SETS[, edge:SETS][, corner:SETS]`).
     pub partition: String,
     /// The score S sought.
     pub threshold: u32,
