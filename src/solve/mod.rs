@@ -55,6 +55,10 @@ pub struct Solver<'d> {
     /// `around[c]`, the letters of cell `c`'s neighbours as a mask, and `cells_of[l]`, the
     /// cells holding letter `l`. For a group, the letters of any of its boards.
     around: [u32; MAX_CELLS],
+    /// `single[c]`: the letters of `around[c]` held by only one neighbour of `c`. A walk that
+    /// steps to `c` from a cell with such a letter cannot use that letter next, so
+    /// [`Solver::score`] does not count it when deciding whether to enter `c`.
+    single: [u32; MAX_CELLS],
     cells_of: [u64; 26],
     /// `stamps[n] == generation` when the word ending at node `n` of the walk's tree (the
     /// nodes `step` and `step_many` carry are of that tree, not of `trie`) was already
@@ -127,6 +131,7 @@ impl<'d> Solver<'d> {
             neighbor_masks,
             cells,
             around: [0; MAX_CELLS],
+            single: [0; MAX_CELLS],
             cells_of: [0; 26],
             // Zeroed allocations: pages are only touched as words are found.
             stamps: vec![0; nodes],
@@ -173,13 +178,17 @@ impl<'d> Solver<'d> {
             }
         }
         for cell in 0..self.cells {
-            let mut around = 0u32;
+            // `once`: letters of at least one neighbour; `twice`: of at least two.
+            let (mut once, mut twice) = (0u32, 0u32);
             let mut next = self.neighbor_masks[cell];
             while next != 0 {
-                around |= held[next.trailing_zeros() as usize];
+                let h = held[next.trailing_zeros() as usize];
+                twice |= once & h;
+                once |= h;
                 next &= next - 1;
             }
-            self.around[cell] = around;
+            self.around[cell] = once;
+            self.single[cell] = once & !twice;
         }
     }
 
@@ -225,6 +234,7 @@ impl<'d> Solver<'d> {
             total += self.count_word(node);
         }
         let neighbours = self.neighbor_masks[cell] & !used;
+        let mine = 1u32 << self.letters[cell];
         // Only the letters both next to the cell and extending the node: on most nodes none.
         let mut letters = flags & self.around[cell];
         while letters != 0 {
@@ -239,7 +249,9 @@ impl<'d> Solver<'d> {
             while cells != 0 {
                 let n = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
-                if child_flags & self.around[n] != 0 {
+                // The letters around `n` but this cell's own when only this cell has it.
+                let ahead = self.around[n] & !(mine & self.single[n]);
+                if child_flags & ahead != 0 {
                     total += self.step(n, child, child_flags, used | 1 << n);
                 } else if child_flags & WORD != 0 {
                     // No letter around `n` extends it: only its word is there.
