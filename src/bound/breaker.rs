@@ -317,6 +317,17 @@ impl<'d> ClassBreaker<'d> {
         assert_eq!(class.size(), self.geometry.size(), "class size");
         let start = Instant::now();
         let n = self.order.len();
+        // A resumed class whose every unit is journaled needs no tree.
+        let top_letters = class.cells()[self.order.cell(0)];
+        if let Some(h) = hooks.as_ref()
+            && (0..26u8).all(|l| top_letters >> l & 1 == 0 || (h.skip)(l))
+        {
+            return BreakOutcome {
+                eliminated: vec![0; n + 1],
+                seconds: start.elapsed().as_secs_f64(),
+                ..BreakOutcome::default()
+            };
+        }
         let Scratch {
             arena,
             paths: mut buffers,

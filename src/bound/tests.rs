@@ -370,6 +370,18 @@ fn top_split_units_add_up_to_the_whole() {
         let mut joined: Vec<Candidate> = parts.into_iter().flat_map(|(_, c)| c).collect();
         joined.sort();
         assert_eq!(joined, whole.candidates);
+        // Every unit done already: nothing is built or run.
+        let mut ran = false;
+        let rest = breaker.break_class_with(
+            &class,
+            &settings,
+            Some(TopSplitHooks {
+                skip: &|_| true,
+                done: &mut |_, _| ran = true,
+            }),
+        );
+        assert!(!ran);
+        assert_eq!((rest.nodes, rest.peak_bytes, rest.demulti_count), (0, 0, 0));
     }
 }
 
