@@ -320,6 +320,7 @@ impl<'d> ClassBreaker<'d> {
         // A resumed class whose every unit is journaled needs no tree.
         let top_letters = class.cells()[self.order.cell(0)];
         if let Some(h) = hooks.as_ref()
+            && top_letters != 0
             && (0..26u8).all(|l| top_letters >> l & 1 == 0 || (h.skip)(l))
         {
             return BreakOutcome {
