@@ -26,8 +26,8 @@ if [[ $# -ne 1 || "$1" == -h || "$1" == --help ]]; then
 fi
 SIZE=$1
 # Corners take any letter (one bucket): a class then holds 16 classes of the corner split
-# 'aeiosuy bcdfghjklmnpqrtvwxz', and one tree, branched on the corners last, costs about half
-# their sum on 4x4 and 0.4 of it on 3x4 (docs/NOTES-bench.md, "Corners in one bucket").
+# 'aeiosuy bcdfghjklmnpqrtvwxz', and one tree, branched on the corners last, costs 0.46-0.64
+# of their sum on 4x4 and about 0.4 on 3x4 (docs/NOTES-bench.md, "Corners in one bucket").
 case "$SIZE" in
     3x3) : "${SCORE:=500}" "${SHARDS:=16}" "${PARTITION:=aeiosuy bcdfghjklmnpqrtvwxz}" ;;
     3x4) : "${SCORE:=1500}" "${SHARDS:=64}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" ;;
