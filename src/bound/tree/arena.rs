@@ -23,6 +23,7 @@ const POS_MASK: u32 = 31;
 fn header_pos(header: u32) -> usize {
     ((header >> POS_SHIFT) & POS_MASK) as usize
 }
+
 /// Marks a [`SumId`] that is a leaf: its low bits are its points, and nothing is stored.
 /// Offsets stay below it, so the arena holds at most 8 GiB.
 const LEAF: u32 = 1 << 31;

@@ -19,8 +19,7 @@ pub struct TreeBuilder<'a, 'd> {
 
 /// One word path: its choices packed by position (5 bits each, `letter + 1`, position 0 in
 /// the most significant used bits, 0 = cell unused or forced) and its word. Sorting paths
-/// sorts them
-/// by their choices, then by word.
+/// sorts them by their choices, then by word.
 trait PathKey: Copy + Ord + Send {
     /// The path with `choices` of word `word`, which scores `points`.
     fn new(choices: u128, word: u32, points: u32) -> Self;
