@@ -8,6 +8,10 @@ use clap::Args;
 use rayon::prelude::*;
 use std::io::Write;
 
+/// Boards a worker scores at a time: big enough to keep runs of similar boards together,
+/// small enough to spread a file over every core.
+const SCORE_CHUNK: usize = 256;
+
 /// Flags of `bogglemax score`.
 #[derive(Args, Debug)]
 pub struct ScoreArgs {
@@ -27,7 +31,9 @@ pub struct ScoreArgs {
     #[arg(long)]
     pub grid: bool,
     /// Boards, as letters in column-major order. With none, one board per line is read from
-    /// standard input and scored on all cores, printed in input order.
+    /// standard input and scored on all cores, printed in input order. Consecutive boards
+    /// that differ from the first of them in one and the same cell (a board's one-letter
+    /// changes, a cell at a time) are scored together in one walk, about twice as fast.
     pub boards: Vec<String>,
 }
 
@@ -71,11 +77,13 @@ pub fn run(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<()> {
     let make = || first.fresh();
     if !(args.grid || args.multi || args.words) {
         // The common case, scores only: no line is built in memory.
-        let scores: Vec<u64> = boards
-            .par_iter()
-            .with_min_len(64)
-            .map_init(make, |solver, board| solver.score(board))
-            .collect();
+        // Chunks in input order, so that runs of similar boards (one board's changes)
+        // stay together and are scored in one walk each.
+        let mut scores = vec![0u64; boards.len()];
+        boards
+            .par_chunks(SCORE_CHUNK)
+            .zip(scores.par_chunks_mut(SCORE_CHUNK))
+            .for_each_init(make, |solver, (boards, out)| solver.score_each(boards, out));
         for (board, score) in boards.iter().zip(scores) {
             writeln!(out, "{board}: {score}")?;
         }

@@ -85,6 +85,13 @@ struct SolverTables {
 /// The most boards [`Solver::score_many`] scores in one walk.
 pub const GROUP_MAX: usize = 63;
 
+/// [`Solver::score_each`] walks a run of boards as one group when they differ in at most this
+/// many cells...
+const RUN_OPEN_MAX: usize = 1;
+
+/// ... and the run holds at least this many boards.
+const RUN_MIN: usize = 4;
+
 /// `seen` bit: the word is on every board of the group.
 const SEEN_ALL: u64 = 1 << 63;
 
@@ -260,6 +267,42 @@ impl<'d> Solver<'d> {
             }
         }
         total
+    }
+
+    /// Score of any number of boards: `out[i]` = Score(`boards[i]`). A run of consecutive
+    /// boards that differ from the run's first board in at most [`RUN_OPEN_MAX`] cells (a
+    /// board's one-letter changes, a hill climb's neighbours) is scored in one walk
+    /// ([`Solver::score_many`]) when it holds at least [`RUN_MIN`] boards; other boards are
+    /// scored one by one. The scores are the same either way.
+    pub fn score_each(&mut self, boards: &[Board], out: &mut [u64]) {
+        assert_eq!(boards.len(), out.len(), "one score a board");
+        let mut start = 0;
+        // Invariant: `out[..start]` holds the scores of `boards[..start]`.
+        while start < boards.len() {
+            let base = boards[start].letters();
+            let mut open = 0u64;
+            let mut end = start + 1;
+            while end < boards.len() && end - start < GROUP_MAX {
+                let mut differ = open;
+                for (c, (a, b)) in base.iter().zip(boards[end].letters()).enumerate() {
+                    if a != b {
+                        differ |= 1 << c;
+                    }
+                }
+                if differ.count_ones() as usize > RUN_OPEN_MAX {
+                    break;
+                }
+                open = differ;
+                end += 1;
+            }
+            if end - start >= RUN_MIN {
+                self.score_many(&boards[start..end], &mut out[start..end]);
+            } else {
+                end = start + 1;
+                out[start] = self.score(&boards[start]);
+            }
+            start = end;
+        }
     }
 
     /// The Scores of up to [`GROUP_MAX`] boards of one size: `out[i]` = Score(`boards[i]`).
@@ -519,6 +562,44 @@ mod tests {
                     assert_eq!(s.score(&b), listed, "{size} {scoring} {b}");
                 }
             }
+        }
+    }
+
+    /// `score_each` gives every board the Score it gets alone, whatever runs it forms: one
+    /// cell's changes of a board (a run), the same board 100 times (runs cut at
+    /// [`GROUP_MAX`]), two cells' changes one after the other (not one run), random boards
+    /// between them, and runs shorter than [`RUN_MIN`].
+    #[test]
+    fn score_each_equals_scoring_each_board() {
+        let dict = Dictionary::enable2k();
+        let size: Size = "4x4".parse().unwrap();
+        let g = Geometry::new(size);
+        let mut s = Solver::new(dict.trie(), &g, Scoring::Standard);
+        let mut rng = crate::rng::Rng::new(5);
+        let base = Board::parse(size, "perslatgsineters").unwrap();
+        let change = |cell: usize, l: u8| {
+            let mut letters = base.letters().to_vec();
+            letters[cell] = l;
+            Board::from_letters(size, &letters)
+        };
+        let mut boards = Vec::new();
+        for cell in [3, 5, 5, 0] {
+            boards.extend((0..26).map(|l| change(cell, l)));
+            boards.push(Board::from_letters(
+                size,
+                &(0..16).map(|_| rng.index(26) as u8).collect::<Vec<_>>(),
+            ));
+        }
+        boards.extend(std::iter::repeat_n(base, 100));
+        for l in [1, 2, 3] {
+            boards.push(change(7, l));
+            boards.push(change(9, l));
+        }
+        boards.extend((0..3).map(|l| change(2, l)));
+        let mut got = vec![0; boards.len()];
+        s.score_each(&boards, &mut got);
+        for (b, got) in boards.iter().zip(got) {
+            assert_eq!(got, s.score(b), "{b}");
         }
     }
 
