@@ -269,9 +269,18 @@ impl Scoring {
         }
     }
 
-    /// The points of every word of `trie`, by word id: one walk over the tree, which spells
-    /// each word on the way to it.
+    /// The points of every word of `trie`, by word id: from each word's spelled length for
+    /// the scorings by length alone, else one walk over the tree, which spells each word on
+    /// the way to it.
     pub fn word_points(self, trie: Trie<'_>) -> Vec<u32> {
+        if !matches!(self, Scoring::Boojum | Scoring::Table(_)) {
+            // Points by length alone: the tree keeps each word's spelled length.
+            return trie
+                .raw_word_len()
+                .iter()
+                .map(|&len| self.length_points(len as usize))
+                .collect();
+        }
         let mut points = vec![0; trie.word_count()];
         // Depth-first: the stack holds (node, its depth, its last letter); `letters` spells
         // the node just popped.
@@ -398,7 +407,14 @@ mod tests {
     fn word_points_follow_the_words() {
         let d = crate::dict::Dictionary::from_text("t", b"quiz\nstrange\nbee\nboggle\n");
         let trie = d.trie();
-        for scoring in [Scoring::Standard, Scoring::Fibonacci, Scoring::Boojum] {
+        let scorings = [
+            Scoring::Standard,
+            Scoring::Words,
+            Scoring::Pow2,
+            Scoring::Fibonacci,
+            Scoring::Boojum,
+        ];
+        for scoring in scorings {
             let points = scoring.word_points(trie);
             for word in ["quiz", "strange", "bee", "boggle"] {
                 let letters: Vec<u8> = word.replace("qu", "q").bytes().map(|b| b - b'a').collect();
