@@ -24,7 +24,7 @@ It may be given as one quoted argument or as separate arguments.";
 space-separated letter sets, each list covering a-z exactly once. The four corner cells use \
 the 'corner:' list and the other cells of the border the 'edge:' list, where given; every \
 other cell uses the first. A set may be all of a-z (one bucket: the cell is not split). \
-`make proof-3x4` and `make proof-4x4` use 'aeijou bcdfgmpqvwxz hklnrsty, \
+`make proof-3x3`, `make proof-3x4` and `make proof-4x4` use 'aeijou bcdfgmpqvwxz hklnrsty, \
 corner:abcdefghijklmnopqrstuvwxyz'. Class ids are mixed-radix numbers, cell 0 the least significant digit; the \
 canonical id of a class is the smallest id among its symmetry images."
 )]
