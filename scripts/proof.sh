@@ -15,6 +15,10 @@
 # costs; a run projected past MAX_HOURS (default 48) of wall time on JOBS cores is planned but
 # not started unless FORCE=1. ESTIMATE_ONLY=1 prints the estimate and stops (`make estimate-4x4`).
 set -euo pipefail
+# The whole script is one brace group, read before it runs: a proof runs for hours, and bash
+# reads a plain script as it goes, so editing this file under a running proof would make it
+# run the new text from the old offset.
+{
 # Paths the caller gives are taken from the caller's directory, before the cd below.
 CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
@@ -160,3 +164,4 @@ else
     echo "proof.sh: could not write the report page (bogglemax report $RUN says why)" >&2
 fi
 exit "$status"
+}
