@@ -18,6 +18,9 @@
 # RUNS= another folder for the run directories (default shards/). PARTITION and SHARDS pass
 # through to proof.sh.
 set -euo pipefail
+# One brace group, read whole before it runs: the proof below runs for hours, and an edit of
+# this file meanwhile must not change what the rest of this run does.
+{
 # Paths the caller gives are taken from the caller's directory, before the cd below.
 CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
@@ -145,3 +148,5 @@ mkdir -p "$RESULTS"
 mv "$OUT.tmp" "$OUT"
 echo "wrote $OUT ($boards boards)"
 write_table
+exit 0
+}
