@@ -31,7 +31,7 @@ fi
 SIZE=$1
 # Corners take any letter (one bucket): a class then holds 16 classes of the corner split
 # 'aeiosuy bcdfghjklmnpqrtvwxz', and one tree, branched on the corners last, costs 0.46-0.64
-# of their sum on 4x4 (0.57 over seven classes) and 0.4-0.6 on 3x4 (docs/NOTES-bench.md,
+# of their sum on 4x4 (0.53 over eight classes) and 0.4-0.6 on 3x4 (docs/NOTES-bench.md,
 # "Corners in one bucket" and "Pairs counted again"). On 3x3 the same partition takes 0.65 of
 # the time of two buckets on every cell.
 case "$SIZE" in
