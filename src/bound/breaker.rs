@@ -9,7 +9,11 @@
 //!
 //! A class's tree is built whole and branched on each letter of its top cell (the top split:
 //! units a run can resume between); a class with more than [`WHOLE_TREE_PATHS`] word paths
-//! gets one tree per letter of its top cell instead, the same trees without the whole one.
+//! gets one tree per letter of its top cell instead, built without the whole one and without
+//! the word paths that the forced top letter makes redundant
+//! ([`TreeBuilder::dropping_redundant_paths`]): a bound between Score and DeMulti, so such a
+//! unit's candidates are the boards whose (lower) bound reaches S, and all of them are scored
+//! (the overcount reject needs the true DeMulti).
 
 use super::class::BoardClass;
 use super::orderly_bound::OrderlyBound;
@@ -53,13 +57,14 @@ impl BreakSettings {
     }
 }
 
-/// A board that survived every bound (its DeMulti bound is at least the threshold), with its
-/// true Score as the solver counts it.
+/// A board that survived every bound (its bound is at least the threshold), with its true
+/// Score as the solver counts it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Candidate {
     /// The board, as it lies in the class (not canonicalised).
     pub board: Board,
-    /// Its DeMulti score (the bound the tree converged to), ≥ the threshold.
+    /// The bound the tree converged to, ≥ the threshold: its DeMulti score, or for a unit
+    /// tree without redundant paths a value between its Score and its DeMulti.
     pub demulti: u32,
     /// Its Score (each word once), ≤ `demulti`.
     pub score: u64,
@@ -74,9 +79,10 @@ pub struct BreakOutcome {
     pub root_bound: u32,
     /// The results: candidates whose Score ≥ threshold, sorted.
     pub results: Vec<Candidate>,
-    /// How many candidates (boards with DeMulti ≥ threshold) were found and checked.
+    /// How many candidates (boards whose bound, [`Candidate::demulti`], is ≥ threshold) were
+    /// found and checked.
     pub demulti_count: u64,
-    /// The largest DeMulti among them (0 if none).
+    /// The largest bound among them (0 if none).
     pub max_demulti: u32,
     /// How many of them the solver scored; the others were rejected exactly by their
     /// [`OvercountBound`]. Not journaled: 0 in outcomes read back from a journal.
@@ -143,6 +149,8 @@ pub struct ClassBreaker<'d> {
     scoring: Scoring,
     /// Points of each word under the breaker's scoring.
     word_points: Vec<u32>,
+    /// Cells of each word, for unit trees without redundant paths.
+    word_cells: Vec<u8>,
     /// Whether outcomes list every candidate, not only the results.
     keep_candidates: bool,
     /// Classes with more word paths get one tree per letter of their top cell.
@@ -187,7 +195,9 @@ const OPEN_TAIL: usize = 6;
 
 /// The most word paths of a class that is built as one tree (33.5 million: 512 MiB of
 /// paths). A class with more gets one tree per letter of its top cell instead, each the tree
-/// that branching the whole one on that letter gives: a whole tree is held for the whole
+/// that branching the whole one on that letter gives, less its redundant paths (which took
+/// 705707 from 378 to 295 CPU s, 0.78, its candidates from 10.4 to 3.4 million, all scored,
+/// its peak RSS from 808 to 957 MB; docs/NOTES-bench.md): a whole tree is held for the whole
 /// break, and its paths beside it while it is built, about 47 bytes a path at the peak.
 /// Measured (one thread, whole process, S = 3500): the hardest 4x4 class, 705707 (35.9
 /// million paths), peaks at 794 MiB a letter at a time against 1,643 MiB whole, in the same
@@ -214,6 +224,9 @@ struct Run<'c, 'd> {
     sift: Sift,
     /// Scores the candidates.
     solver: Solver<'d>,
+    /// Whether the tree's bound on a board is its DeMulti, as the overcount sift needs: not
+    /// in a unit tree without redundant paths, whose candidates are all scored.
+    exact: bool,
 }
 
 impl<'d> ClassBreaker<'d> {
@@ -242,6 +255,7 @@ impl<'d> ClassBreaker<'d> {
             order,
             scoring,
             word_points: TreeBuilder::word_points(trie, scoring),
+            word_cells: TreeBuilder::word_cells(trie),
             keep_candidates: false,
             whole_tree_paths: WHOLE_TREE_PATHS,
             head_cells,
@@ -263,8 +277,9 @@ impl<'d> ClassBreaker<'d> {
     }
 
     /// Builds one tree per letter of the top cell for classes with more than `paths` word
-    /// paths, instead of one tree for the class (default [`WHOLE_TREE_PATHS`]). The
-    /// candidates and results are the same either way; for tests and experiments.
+    /// paths, instead of one tree for the class (default [`WHOLE_TREE_PATHS`]). The results
+    /// are the same either way; the candidates of the trees per letter are some of the whole
+    /// tree's, as those trees leave out redundant paths. For tests and experiments.
     pub fn whole_tree_paths(mut self, paths: usize) -> ClassBreaker<'d> {
         self.whole_tree_paths = paths;
         self
@@ -277,7 +292,8 @@ impl<'d> ClassBreaker<'d> {
 
     /// Builds the tree of the unit of `class` whose top cell has `letter`, with that cell
     /// forced (left out of the tree): the tree that branching the whole class's tree on it
-    /// gives, built without the whole tree.
+    /// gives, built without the whole tree and without the paths that the forced letter
+    /// makes redundant ([`TreeBuilder::dropping_redundant_paths`]).
     pub(super) fn build_unit_tree(
         &self,
         class: &BoardClass,
@@ -291,6 +307,7 @@ impl<'d> ClassBreaker<'d> {
         // One letter of a valid class's set, in place of the set: still a valid class.
         let unit = BoardClass::new(class.size(), cells).expect("a narrowed class");
         self.builder()
+            .dropping_redundant_paths(&self.word_cells)
             .build_limited(&unit, 1 << top, usize::MAX, arena, buffers)
             .expect("no limit on paths")
     }
@@ -350,6 +367,7 @@ impl<'d> ClassBreaker<'d> {
                 eliminated: vec![0; n + 1],
                 ..BreakOutcome::default()
             },
+            exact: true,
         };
         let whole = self.builder().build_limited(
             class,
@@ -388,7 +406,9 @@ impl<'d> ClassBreaker<'d> {
                         let tree = self.build_unit_tree(class, l, &mut run.arena, &mut buffers);
                         let bound = run.arena.bound(tree);
                         run.letters[top] = l;
+                        run.exact = false;
                         self.descend(&mut run, tree, 1);
+                        run.exact = true;
                         run.arena.reset(mark);
                         bound
                     }
@@ -527,7 +547,7 @@ impl<'d> ClassBreaker<'d> {
         let mut sift = std::mem::take(&mut run.sift);
         sift.all.clear();
         sift.all.extend(0..found.len() as u32);
-        if self.keep_candidates {
+        if self.keep_candidates || !run.exact {
             sift.walk.clone_from(&sift.all);
         } else {
             self.sift(
@@ -551,7 +571,7 @@ impl<'d> ClassBreaker<'d> {
                 end += 1;
             }
             let run_of_head = &sift.walk[i..end];
-            if head > fixed && !self.keep_candidates && run_of_head.len() > 1 {
+            if head > fixed && !self.keep_candidates && run.exact && run_of_head.len() > 1 {
                 self.sift(
                     run,
                     found,

@@ -15,6 +15,10 @@ pub struct TreeBuilder<'a, 'd> {
     geometry: &'a Geometry,
     order: &'a CellOrder,
     word_points: &'a [u32],
+    /// When set (the number of cells of each word, by word id): a tree with one forced cell
+    /// leaves out the word paths that another path of the same word makes redundant
+    /// ([`TreeBuilder::dropping_redundant_paths`]).
+    word_cells: Option<&'a [u8]>,
 }
 
 /// One word path: its choices packed by position (5 bits each, `letter + 1`, position 0 in
@@ -26,6 +30,10 @@ trait PathKey: Copy + Ord + Send {
     fn choices(self) -> u128;
     /// The points of the path's word (`word_points` by word id).
     fn points(self, word_points: &[u32]) -> u32;
+    /// The path's word id.
+    fn word(self) -> u32;
+    /// The same word (and points) with other choices.
+    fn with_choices(self, choices: u128) -> Self;
 }
 
 /// Bits of a word id in a [`PackedPath`].
@@ -52,6 +60,13 @@ impl PathKey for PackedPath {
     fn points(self, _: &[u32]) -> u32 {
         (self.0 >> WORD_BITS) as u32 & ((1 << POINTS_BITS) - 1)
     }
+    fn word(self) -> u32 {
+        self.0 as u32 & ((1 << WORD_BITS) - 1)
+    }
+    fn with_choices(self, choices: u128) -> Self {
+        let tail = (1u128 << (POINTS_BITS + WORD_BITS)) - 1;
+        PackedPath(choices << (POINTS_BITS + WORD_BITS) | (self.0 & tail))
+    }
 }
 
 /// A path for boards of any size up to [`MAX_TREE_CELLS`] cells.
@@ -67,6 +82,12 @@ impl PathKey for WidePath {
     }
     fn points(self, word_points: &[u32]) -> u32 {
         word_points[self.1 as usize]
+    }
+    fn word(self) -> u32 {
+        self.1
+    }
+    fn with_choices(self, choices: u128) -> Self {
+        WidePath(choices, self.1)
     }
 }
 
@@ -137,7 +158,44 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             geometry,
             order,
             word_points,
+            word_cells: None,
         }
+    }
+
+    /// The number of cells of every word of `trie` (by word id), for
+    /// [`TreeBuilder::dropping_redundant_paths`]: a word's depth in the tree, `qu` one cell.
+    pub fn word_cells(trie: Trie<'_>) -> Vec<u8> {
+        let mut cells = vec![0u8; trie.word_count()];
+        let mut stack = vec![(trie.root(), 0u8)];
+        while let Some((node, depth)) = stack.pop() {
+            if let Some(w) = trie.word(node) {
+                cells[w as usize] = depth;
+            }
+            let mask = trie.child_mask(node);
+            let mut rest = mask;
+            while rest != 0 {
+                let l = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                stack.push((trie.child_unchecked_letter(node, mask, l), depth + 1));
+            }
+        }
+        cells
+    }
+
+    /// Makes trees with exactly one forced cell leave out redundant word paths: a path that
+    /// does not pass through the forced cell is left out when the word has another path whose
+    /// choices are the same but for one cell that holds the forced cell's letter, which the
+    /// other path takes from the forced cell instead. On every board of the tree's class
+    /// where the left-out path lies, that other path lies too (its choices are a subset, and
+    /// the forced cell always holds its letter), so the word is still counted and
+    /// `Score(B) ≤ Force(tree, B) ≤ DeMulti(B)`. (Only `Force = DeMulti` is lost.) The paths
+    /// kept always include every path through the forced cell, so none is left out for a
+    /// path that is itself left out. `word_cells` is [`TreeBuilder::word_cells`] of the
+    /// builder's word list.
+    pub fn dropping_redundant_paths(mut self, word_cells: &'a [u8]) -> TreeBuilder<'a, 'd> {
+        assert_eq!(word_cells.len(), self.trie.word_count(), "cells per word");
+        self.word_cells = Some(word_cells);
+        self
     }
 
     fn shift(&self, p: usize) -> u32 {
@@ -165,7 +223,8 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     /// with one letter) forced: their choices are left out of the tree, and still
     /// `Force(tree, B) = DeMulti(B)` for the boards of the class (a word's paths differ in
     /// more than a forced cell, having as many cells). For the top cell of the order this is
-    /// the tree that branching on it gives. Builds nothing and returns `None` if more than
+    /// the tree that branching on it gives (less its redundant paths if the builder is
+    /// [`TreeBuilder::dropping_redundant_paths`]). Builds nothing and returns `None` if more than
     /// `limit` paths are collected (counted before de-duplication).
     pub fn build_limited(
         &self,
@@ -220,6 +279,13 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             // classes, whole process, 3 runs each in turn: 18.75 against 19.06 CPU s).
             paths.sort_unstable();
             paths.dedup();
+            if let Some(word_cells) = self.word_cells
+                && forced.count_ones() == 1
+            {
+                let cell = forced.trailing_zeros() as usize;
+                let letter = cells[cell].trailing_zeros() as u128 + 1;
+                self.drop_redundant(paths, word_cells, letter, self.order.pos(cell));
+            }
             self.build_sum(paths, 0, arena).node
         });
         if paths.capacity() > KEEP_PATHS {
@@ -292,6 +358,59 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             }
         }
         true
+    }
+
+    /// Leaves out of `paths` (sorted and de-duplicated, the forced cell at position `forced`
+    /// left out of their keys; its letter is `letter + 1` in key form) every path that does
+    /// not pass through the forced cell and has the forced letter on a cell whose choice,
+    /// taken away, leaves the choices of a path of the same word (which then passes through
+    /// the forced cell: it has one choice fewer than the word has cells). See
+    /// [`TreeBuilder::dropping_redundant_paths`].
+    fn drop_redundant<K: PathKey>(
+        &self,
+        paths: &mut Vec<K>,
+        word_cells: &[u8],
+        letter: u128,
+        forced: usize,
+    ) {
+        // Bit 0 of each 5-bit field.
+        let ones = (0..self.order.len()).fold(0u128, |m, p| m | 1 << self.shift(p));
+        let choice_count = |c: u128| ((c | c >> 1 | c >> 2 | c >> 3 | c >> 4) & ones).count_ones();
+        // Each path that may be redundant, once per cell with the forced letter, with that
+        // choice taken away, and its index.
+        let mut reduced: Vec<(K, u32)> = Vec::new();
+        for (i, &path) in paths.iter().enumerate() {
+            let c = path.choices();
+            if choice_count(c) != word_cells[path.word() as usize] as u32 {
+                continue;
+            }
+            for p in (0..self.order.len()).filter(|&p| p != forced) {
+                let shift = self.shift(p);
+                if (c >> shift) & 31 == letter {
+                    reduced.push((path.with_choices(c & !(31 << shift)), i as u32));
+                }
+            }
+        }
+        if reduced.is_empty() {
+            return;
+        }
+        reduced.sort_unstable();
+        // Both lists sorted: one pass finds the reduced keys that are paths.
+        let mut drop = vec![false; paths.len()];
+        let mut j = 0;
+        for &(key, i) in &reduced {
+            while j < paths.len() && paths[j] < key {
+                j += 1;
+            }
+            if j < paths.len() && paths[j] == key {
+                drop[i as usize] = true;
+            }
+        }
+        let mut i = 0;
+        paths.retain(|_| {
+            i += 1;
+            !drop[i - 1]
+        });
     }
 
     /// Mask of the key bits for positions `p..`.
