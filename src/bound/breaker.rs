@@ -196,8 +196,8 @@ const OPEN_TAIL: usize = 6;
 /// The most word paths of a class that is built as one tree (33.5 million: 512 MiB of
 /// paths). A class with more gets one tree per letter of its top cell instead, each the tree
 /// that branching the whole one on that letter gives, less its redundant paths (which took
-/// 705707 from 378 to 295 CPU s, 0.78, its candidates from 10.4 to 3.4 million, all scored,
-/// its peak RSS from 808 to 957 MB; docs/NOTES-bench.md): a whole tree is held for the whole
+/// 705707 from 410 to 330 CPU s, 0.80, its candidates from 10.4 to 3.4 million, all scored,
+/// its peak RSS from 808 to 779 MB; docs/NOTES-bench.md): a whole tree is held for the whole
 /// break, and its paths beside it while it is built, about 47 bytes a path at the peak.
 /// Measured (one thread, whole process, S = 3500): the hardest 4x4 class, 705707 (35.9
 /// million paths), peaks at 794 MiB a letter at a time against 1,643 MiB whole, in the same

@@ -176,7 +176,11 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             while rest != 0 {
                 let l = rest.trailing_zeros() as u8;
                 rest &= rest - 1;
-                stack.push((trie.child_unchecked_letter(node, mask, l), depth + 1));
+                // Saturating: a word of over 255 cells lies on no board (at most 25 cells).
+                stack.push((
+                    trie.child_unchecked_letter(node, mask, l),
+                    depth.saturating_add(1),
+                ));
             }
         }
         cells
@@ -361,7 +365,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     }
 
     /// Leaves out of `paths` (sorted and de-duplicated, the forced cell at position `forced`
-    /// left out of their keys; its letter is `letter + 1` in key form) every path that does
+    /// left out of their keys; `letter` is its letter in key form, letter + 1) every path that does
     /// not pass through the forced cell and has the forced letter on a cell whose choice,
     /// taken away, leaves the choices of a path of the same word (which then passes through
     /// the forced cell: it has one choice fewer than the word has cells). See
@@ -376,34 +380,30 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         // Bit 0 of each 5-bit field.
         let ones = (0..self.order.len()).fold(0u128, |m, p| m | 1 << self.shift(p));
         let choice_count = |c: u128| ((c | c >> 1 | c >> 2 | c >> 3 | c >> 4) & ones).count_ones();
-        // Each path that may be redundant, once per cell with the forced letter, with that
-        // choice taken away, and its index.
-        let mut reduced: Vec<(K, u32)> = Vec::new();
-        for (i, &path) in paths.iter().enumerate() {
-            let c = path.choices();
-            if choice_count(c) != word_cells[path.word() as usize] as u32 {
-                continue;
-            }
-            for p in (0..self.order.len()).filter(|&p| p != forced) {
-                let shift = self.shift(p);
-                if (c >> shift) & 31 == letter {
-                    reduced.push((path.with_choices(c & !(31 << shift)), i as u32));
+        let mut drop = vec![false; paths.len()];
+        // One position at a time, so that only that position's reduced keys are held: each
+        // path that may be redundant and has the forced letter there, with that choice taken
+        // away, and its index.
+        let mut reduced: Vec<(K, usize)> = Vec::new();
+        for p in (0..self.order.len()).filter(|&p| p != forced) {
+            let shift = self.shift(p);
+            reduced.clear();
+            for (i, &path) in paths.iter().enumerate() {
+                let c = path.choices();
+                if (c >> shift) & 31 == letter
+                    && choice_count(c) == word_cells[path.word() as usize] as u32
+                {
+                    reduced.push((path.with_choices(c & !(31 << shift)), i));
                 }
             }
-        }
-        if reduced.is_empty() {
-            return;
-        }
-        reduced.sort_unstable();
-        // Both lists sorted: one pass finds the reduced keys that are paths.
-        let mut drop = vec![false; paths.len()];
-        let mut j = 0;
-        for &(key, i) in &reduced {
-            while j < paths.len() && paths[j] < key {
-                j += 1;
-            }
-            if j < paths.len() && paths[j] == key {
-                drop[i as usize] = true;
+            reduced.sort_unstable();
+            // Both lists sorted: one forward search finds the reduced keys that are paths.
+            let mut j = 0;
+            for &(key, i) in &reduced {
+                j += prefix_len(paths.len() - j, |d| paths[j + d] < key);
+                if j < paths.len() && paths[j] == key {
+                    drop[i] = true;
+                }
             }
         }
         let mut i = 0;
