@@ -4,7 +4,8 @@
 # `bogglemax break-class`, one process a class on one thread, and prints our CPU seconds
 # and peak RSS beside the reference's, with the ratios, then the medians and the extremes.
 #
-#   scripts/bench-reference-classes.sh [TSV] [CLASS_ID ...]     (default: every class)
+#   scripts/bench-reference-classes.sh [TSV] [CLASS_ID ...]     (default: every class of the
+#                                                               refdata table)
 #
 # BOGGLEMAX (default target/release/bogglemax) is the binary; pin it with taskset to keep
 # other work off its core. The reference's figures were measured on other days (the file
@@ -14,8 +15,12 @@
 {
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tsv=${1:-../shared/refdata/reference-4x4-classes.tsv}
-shift || true
+tsv=../shared/refdata/reference-4x4-classes.tsv
+# A first argument that is not a class id names the table.
+if [[ $# -gt 0 && ! "$1" =~ ^[0-9]+$ ]]; then
+    tsv=$1
+    shift
+fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 [[ -r "$tsv" ]] || { echo "error: cannot read $tsv" >&2; exit 1; }
 [[ -x "$BOGGLEMAX" ]] || { echo "error: no binary at $BOGGLEMAX (make build)" >&2; exit 1; }

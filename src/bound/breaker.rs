@@ -547,7 +547,10 @@ impl<'d> ClassBreaker<'d> {
         let mut sift = std::mem::take(&mut run.sift);
         sift.all.clear();
         sift.all.extend(0..found.len() as u32);
-        if self.keep_candidates || !run.exact {
+        // Every candidate is scored when all are kept, or when the tree's bound is not the
+        // DeMulti that the overcount reject needs.
+        let sifting = !self.keep_candidates && run.exact;
+        if !sifting {
             sift.walk.clone_from(&sift.all);
         } else {
             self.sift(
@@ -571,7 +574,7 @@ impl<'d> ClassBreaker<'d> {
                 end += 1;
             }
             let run_of_head = &sift.walk[i..end];
-            if head > fixed && !self.keep_candidates && run.exact && run_of_head.len() > 1 {
+            if head > fixed && sifting && run_of_head.len() > 1 {
                 self.sift(
                     run,
                     found,
