@@ -12,8 +12,8 @@
 //! gets one tree per letter of its top cell instead, built without the whole one and without
 //! the word paths that the forced top letter makes redundant
 //! ([`TreeBuilder::dropping_redundant_paths`]): a bound between Score and DeMulti, so such a
-//! unit's candidates are the boards whose (lower) bound reaches S, and all of them are scored
-//! (the overcount reject needs the true DeMulti).
+//! unit's candidates are the boards whose (lower) bound reaches S, and the overcount reject
+//! counts only the word paths such a tree kept.
 
 use super::class::BoardClass;
 use super::orderly_bound::OrderlyBound;
@@ -196,8 +196,9 @@ const OPEN_TAIL: usize = 6;
 /// The most word paths of a class that is built as one tree (33.5 million: 512 MiB of
 /// paths). A class with more gets one tree per letter of its top cell instead, each the tree
 /// that branching the whole one on that letter gives, less its redundant paths (which took
-/// 705707 from 410 to 330 CPU s, 0.80, its candidates from 10.4 to 3.4 million, all scored,
-/// its peak RSS from 808 to 779 MB; docs/NOTES-bench.md): a whole tree is held for the whole
+/// 705707 from 410 to 330 CPU s, 0.80, its candidates from 10.4 to 3.4 million, its peak RSS
+/// from 808 to 779 MB; and with the overcount reject leaving those paths out too, 260 to 239
+/// CPU s, 12,083 of the 3.4 million scored; docs/NOTES-bench.md): a whole tree is held for the whole
 /// break, and its paths beside it while it is built, about 47 bytes a path at the peak.
 /// Measured (one thread, whole process, S = 3500): the hardest 4x4 class, 705707 (35.9
 /// million paths), peaks at 794 MiB a letter at a time against 1,643 MiB whole, in the same
@@ -224,8 +225,8 @@ struct Run<'c, 'd> {
     sift: Sift,
     /// Scores the candidates.
     solver: Solver<'d>,
-    /// Whether the tree's bound on a board is its DeMulti, as the overcount sift needs: not
-    /// in a unit tree without redundant paths, whose candidates are all scored.
+    /// Whether the tree's bound on a board is its DeMulti: not in a unit tree without
+    /// redundant paths, whose overcount bound then leaves those paths out too.
     exact: bool,
 }
 
@@ -547,9 +548,8 @@ impl<'d> ClassBreaker<'d> {
         let mut sift = std::mem::take(&mut run.sift);
         sift.all.clear();
         sift.all.extend(0..found.len() as u32);
-        // Every candidate is scored when all are kept, or when the tree's bound is not the
-        // DeMulti that the overcount reject needs.
-        let sifting = !self.keep_candidates && run.exact;
+        // Every candidate is scored when all are kept.
+        let sifting = !self.keep_candidates;
         if !sifting {
             sift.walk.clone_from(&sift.all);
         } else {
@@ -620,8 +620,10 @@ impl<'d> ClassBreaker<'d> {
                 open_letters[c] |= 1 << l;
             }
         }
+        // A unit tree without redundant paths bounds less than DeMulti: its bound says so.
+        let forced = (!run.exact).then(|| self.order.cell(0));
         run.solver
-            .overcount_bound(first, fixed_cells, open_letters, bound);
+            .overcount_bound(first, fixed_cells, open_letters, forced, bound);
         let threshold = run.settings.threshold as u64;
         for &id in ids {
             let (letters, demulti) = &found[id as usize];

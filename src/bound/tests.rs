@@ -7,7 +7,7 @@
 use super::*;
 use crate::board::{Board, Geometry, Size};
 use crate::dict::Dictionary;
-use crate::solve::{Scores, Scoring, Solver};
+use crate::solve::{OvercountBound, Scores, Scoring, Solver};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -190,9 +190,13 @@ fn branching_keeps_the_invariant_and_never_raises_bounds() {
 /// The breaker's unit trees also leave out redundant word paths: their Force lies between
 /// Score and DeMulti on every board of the unit, their bound is at most the branched tree's,
 /// and the paths left out lower Force below DeMulti on some boards (the test must bite).
+/// Their overcount bound (the forced cell given) is at most Force − Score on every board of
+/// random groups, exactly Force − Score with every cell fixed, and on some boards below the
+/// plain bound, which would exceed Force − Score there.
 #[test]
 fn a_unit_tree_is_the_branched_tree() {
     let mut lowered = 0;
+    let (mut overcounted, mut groups_positive) = (0, 0);
     // 3x4 too: on the smaller boards the top cell touches every other cell, so every path
     // could take the forced letter from it, and leaving out too much would go unseen.
     let wide: Vec<(Size, u32, u64)> = (0..4)
@@ -212,6 +216,9 @@ fn a_unit_tree_is_the_branched_tree() {
             let mut arena = Arena::new();
             let mut buffers = tree::PathBuffers::default();
             let root = breaker.build_tree(&class, &mut arena);
+            let mut solver = Solver::new(enable2k().trie(), &geometry, scoring);
+            let mut overcount = OvercountBound::default();
+            let none_open = vec![0u32; size.cells()];
             let mut letters = class.cells()[top];
             while letters != 0 {
                 let l = letters.trailing_zeros() as u8;
@@ -240,18 +247,82 @@ fn a_unit_tree_is_the_branched_tree() {
                         "{class} {b}: {force} outside {s:?}"
                     );
                     lowered += (force < s.demulti) as usize;
+                    let over = force - s.score;
+                    solver.overcount_bound(
+                        b.letters(),
+                        u64::MAX,
+                        &none_open,
+                        Some(top),
+                        &mut overcount,
+                    );
+                    assert_eq!(overcount.of(b.letters()), over, "{class} {b}");
+                    solver.overcount_bound(b.letters(), u64::MAX, &none_open, None, &mut overcount);
+                    overcounted += (overcount.of(b.letters()) > over) as usize;
+                }
+                // Groups of the unit's boards that agree on the top cell and a random set of
+                // other cells, as the breaker's candidates of one walk do.
+                let unit_boards: Vec<&Board> = all
+                    .iter()
+                    .filter(|(b, _)| b.get(top) == l)
+                    .map(|(b, _)| b)
+                    .collect();
+                for _ in 0..4 {
+                    let base = unit_boards[rng.below(unit_boards.len() as u64) as usize];
+                    let mut fixed = 1u64 << top;
+                    for c in 0..size.cells() {
+                        fixed |= rng.below(2) << c;
+                    }
+                    let agree = |b: &Board| {
+                        (0..size.cells()).all(|c| fixed >> c & 1 == 0 || b.get(c) == base.get(c))
+                    };
+                    let group: Vec<&Board> = unit_boards
+                        .iter()
+                        .copied()
+                        .filter(|b| agree(b))
+                        .take(40)
+                        .collect();
+                    let mut open_letters = vec![0u32; size.cells()];
+                    for b in &group {
+                        for (c, &x) in b.letters().iter().enumerate() {
+                            if fixed >> c & 1 == 0 {
+                                open_letters[c] |= 1 << x;
+                            }
+                        }
+                    }
+                    solver.overcount_bound(
+                        base.letters(),
+                        fixed,
+                        &open_letters,
+                        Some(top),
+                        &mut overcount,
+                    );
+                    for b in group {
+                        let force = arena.force(lean, b.letters(), &order);
+                        let over = force - solver.score(b);
+                        let got = overcount.of(b.letters());
+                        assert!(got <= over, "{class} {b} fixed {fixed:b}: {got} > {over}");
+                        groups_positive += (got > 0) as usize;
+                    }
                 }
             }
         }
     }
     assert!(lowered > 0, "no redundant path was ever left out");
+    assert!(
+        overcounted > 0,
+        "the plain overcount bound never needed the forced cell"
+    );
+    assert!(
+        groups_positive > 0,
+        "the groups' overcount bound was never positive"
+    );
 }
 
 #[test]
 fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
     // Cases where S splits the class (some boards reach it, some not): the test must bite.
     let mut splitting = 0;
-    let mut rejected = 0;
+    let (mut rejected, mut rejected_by_letter) = (0, 0);
     let total = SCORINGS.len() * cases().len();
     for scoring in SCORINGS {
         for (size, k, seed) in cases() {
@@ -346,6 +417,7 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                         sifted_lettered.demulti_count, lettered.demulti_count,
                         "by letter {class}"
                     );
+                    rejected_by_letter += sifted_lettered.demulti_count - sifted_lettered.scored;
                     // The same counts and results when candidates are sifted, not all scored.
                     let sifted = sifting.break_class(&class, &settings);
                     assert_eq!(sifted.results, outcome.results, "sifted {class}");
@@ -365,6 +437,10 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
         "only {splitting} splitting thresholds in {total} cases"
     );
     assert!(rejected > 0, "no candidate was ever rejected unscored");
+    assert!(
+        rejected_by_letter > 0,
+        "no unit's candidate was ever rejected unscored"
+    );
 }
 
 /// The 3x3 class: big enough to branch at S = 300-500, small enough for a test.

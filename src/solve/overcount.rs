@@ -16,6 +16,18 @@
 //! one walk for the whole group ([`Solver::overcount_bound`]). Paths through two or more open
 //! cells are left out: they could only add to K. So a board whose DeMulti minus this bound is
 //! below S has Score below S, and need not be scored.
+//!
+//! # Trees without redundant paths
+//! A class breaker's unit tree with its top cell f forced to letter x leaves out a word's cell
+//! set S2 ∌ f when S2 has a cell g holding x such that S1 = S2 − g + f spells the word too
+//! (`TreeBuilder::dropping_redundant_paths`); S1 is never left out. Its Force is then
+//! D'(B) = Σ_w p(w)·K'(w), K'(w) counting only the sets kept, and K'(w) ≥ 1 exactly when w is
+//! on B (a left-out set's S1 is kept and lies on B too), so D'(B) − Score(B) =
+//! Σ_w p(w)·(K'(w) − 1)⁺. The same bound holds for it when the walk counts only kept sets.
+//! With f fixed and S2 having at most one open cell, S1 has at most one too, and the walk sees
+//! it: with S2's tag if g is fixed, inside the fixed cells if g is S2's open cell. So the walk
+//! leaves out of its counts every set whose S1 it found, which are exactly the sets the tree
+//! left out among those it sees.
 
 use super::Solver;
 use crate::board::MAX_CELLS;
@@ -65,16 +77,25 @@ impl Solver<'_> {
     /// on each other cell `c`, one of the letters in `open_letters[c]` (bit `l` for letter
     /// `l`); `letters` of other cells are ignored. The walk follows every path inside the
     /// fixed cells and every path with exactly one open cell, once per letter allowed there.
+    ///
+    /// With `forced: Some(f)` the bound is on Force(T, B) − Score(B) for a tree T without the
+    /// paths that its forced cell `f` (fixed, with its letter in `letters`) makes redundant,
+    /// instead of on DeMulti(B) − Score(B) (the module documentation says why it holds).
     pub fn overcount_bound(
         &mut self,
         letters: &[u8],
         fixed: u64,
         open_letters: &[u32],
+        forced: Option<usize>,
         out: &mut OvercountBound,
     ) {
         assert!(
             letters.len() == self.cells && open_letters.len() == self.cells,
             "board size"
+        );
+        assert!(
+            forced.is_none_or(|f| fixed >> f & 1 != 0),
+            "the forced cell is fixed"
         );
         self.letters[..self.cells].copy_from_slice(letters);
         let all = (1u64 << self.cells) - 1;
@@ -116,7 +137,11 @@ impl Solver<'_> {
             let points = self.tables.word_points[word as usize] as u64;
             let of_word = &paths[i..end];
             let tag = |k: u128| (k >> 64) as u32;
-            let fixed_sets = of_word.iter().filter(|&&k| tag(k) == FIXED_ONLY).count() as u64;
+            let counted = |k: u128| forced.is_none_or(|f| !self.is_redundant(k, f, of_word));
+            let fixed_sets = of_word
+                .iter()
+                .filter(|&&k| tag(k) == FIXED_ONLY && counted(k))
+                .count() as u64;
             out.base += points * fixed_sets.saturating_sub(1);
             let mut a = 0;
             while a < of_word.len() && tag(of_word[a]) != FIXED_ONLY {
@@ -125,8 +150,12 @@ impl Solver<'_> {
                 while b < of_word.len() && tag(of_word[b]) == t {
                     b += 1;
                 }
-                let sets = (b - a) as u64;
-                let delta = if fixed_sets >= 1 { sets } else { sets - 1 };
+                let sets = of_word[a..b].iter().filter(|&&k| counted(k)).count() as u64;
+                let delta = if fixed_sets >= 1 {
+                    sets
+                } else {
+                    sets.saturating_sub(1)
+                };
                 let (cell, letter) = ((t >> 5) as usize, (t & 31) as usize);
                 out.extra[cell][letter] += points * delta;
                 a = b;
@@ -134,6 +163,33 @@ impl Solver<'_> {
             i = end;
         }
         out.paths = paths;
+    }
+
+    /// Whether the cell set of `key` (one of `of_word`, its word's sorted keys) is one that a
+    /// tree with cell `forced` forced leaves out: it misses `forced` and has a cell g holding
+    /// the forced letter such that the set with g replaced by `forced` is in `of_word` too,
+    /// with the same tag if g is fixed, inside the fixed cells if g is the key's open cell.
+    fn is_redundant(&self, key: u128, forced: usize, of_word: &[u128]) -> bool {
+        let (word, tag, used) = ((key >> 96) as u32, (key >> 64) as u32, key as u64);
+        if used >> forced & 1 != 0 {
+            return false;
+        }
+        let x = self.letters[forced];
+        let open = (tag != FIXED_ONLY).then_some(((tag >> 5) as usize, (tag & 31) as u8));
+        let mut cells = used;
+        while cells != 0 {
+            let g = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let (letter, other_tag) = match open {
+                Some((o, l)) if o == g => (l, FIXED_ONLY),
+                _ => (self.letters[g], tag),
+            };
+            let other = path_key(word, other_tag, used & !(1 << g) | 1 << forced);
+            if letter == x && of_word.binary_search(&other).is_ok() {
+                return true;
+            }
+        }
+        false
     }
 
     /// The walk of [`Solver::overcount_bound`] from the path `used` (spelling `node`, ending on
@@ -248,7 +304,7 @@ mod tests {
                         }
                     }
                 }
-                solver.overcount_bound(&base, fixed, &open_letters, &mut bound);
+                solver.overcount_bound(&base, fixed, &open_letters, None, &mut bound);
                 for b in &boards {
                     let s = solver.scores(&Board::from_letters(size, b));
                     let got = bound.of(b);
@@ -274,7 +330,7 @@ mod tests {
         let mut bound = OvercountBound::default();
         for text in ["perslatgsineters", "eeeeeeeeeeeeeeee", "seesaseesasesees"] {
             let b = Board::parse(size, text).unwrap();
-            solver.overcount_bound(b.letters(), u64::MAX, &[0; 16], &mut bound);
+            solver.overcount_bound(b.letters(), u64::MAX, &[0; 16], None, &mut bound);
             let s = solver.scores(&b);
             assert_eq!(bound.of(b.letters()), s.demulti - s.score, "{text}");
         }
