@@ -193,19 +193,19 @@ struct Sift {
 /// each board alone, 16.2 s.
 const OPEN_TAIL: usize = 6;
 
-/// The most word paths of a class that is built as one tree (33.5 million: 512 MiB of
+/// The most word paths of a class that is built as one tree (21.0 million: 320 MiB of
 /// paths). A class with more gets one tree per letter of its top cell instead, each the tree
 /// that branching the whole one on that letter gives, less its redundant paths (which took
 /// 705707 from 410 to 330 CPU s, 0.80, its candidates from 10.4 to 3.4 million, its peak RSS
 /// from 808 to 779 MB; and with the overcount reject leaving those paths out too, 260 to 239
-/// CPU s, 12,083 of the 3.4 million scored; docs/NOTES-bench.md): a whole tree is held for the whole
-/// break, and its paths beside it while it is built, about 47 bytes a path at the peak.
-/// Measured (one thread, whole process, S = 3500): the hardest 4x4 class, 705707 (35.9
-/// million paths), peaks at 794 MiB a letter at a time against 1,643 MiB whole, in the same
-/// CPU time (1.006x); five heavy classes with over 8.4 million paths (2291887, over 16.8
-/// million, 390000, 2579965, 859948, 467573) took 17-36 % longer a letter at a time, for
-/// 0.4-0.5x the memory, so they stay whole (at most 783 MiB).
-pub const WHOLE_TREE_PATHS: usize = 1 << 25;
+/// CPU s, 12,083 of the 3.4 million scored; docs/NOTES-bench.md): a whole tree is held for
+/// the whole break, and its paths beside it while it is built, about 47 bytes a path at the
+/// peak. Measured (one thread, whole process, S = 3500, corners-whole 4x4 classes, the two
+/// ways at the same time on the two cores): a letter at a time took 1.31x and 1.18x the time
+/// of the whole tree at 15.4 and 19.3 million paths, 0.97x at 21.2 million and 0.86-0.94x at
+/// 22.1-28.5 million (five classes), at 0.40-0.48x the peak memory. About 14 % of the default
+/// 4x4 partition's classes lie between 21.0 and 33.5 million paths (26 of 189 drawn).
+pub const WHOLE_TREE_PATHS: usize = 5 << 22;
 
 /// The largest arena kept for the next class (256 MiB): for small classes page faults on
 /// fresh memory are a tenth of the time; for big ones they are noise and the memory is better
