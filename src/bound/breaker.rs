@@ -620,7 +620,7 @@ impl<'d> ClassBreaker<'d> {
                 open_letters[c] |= 1 << l;
             }
         }
-        // A unit tree without redundant paths bounds less than DeMulti: its bound says so.
+        // In a unit tree without redundant paths the bound leaves the same paths out.
         let forced = (!run.exact).then(|| self.order.cell(0));
         run.solver
             .overcount_bound(first, fixed_cells, open_letters, forced, bound);
