@@ -225,9 +225,10 @@ struct Run<'c, 'd> {
     sift: Sift,
     /// Scores the candidates.
     solver: Solver<'d>,
-    /// Whether the tree's bound on a board is its DeMulti: not in a unit tree without
-    /// redundant paths, whose overcount bound then leaves those paths out too.
-    exact: bool,
+    /// The forced top cell while a unit tree without redundant paths is broken (its bound is
+    /// below DeMulti, and the overcount bound leaves the same paths out); `None` for a whole
+    /// tree, whose bound on a board is its DeMulti.
+    unit_top: Option<usize>,
 }
 
 impl<'d> ClassBreaker<'d> {
@@ -368,7 +369,7 @@ impl<'d> ClassBreaker<'d> {
                 eliminated: vec![0; n + 1],
                 ..BreakOutcome::default()
             },
-            exact: true,
+            unit_top: None,
         };
         let whole = self.builder().build_limited(
             class,
@@ -407,9 +408,9 @@ impl<'d> ClassBreaker<'d> {
                         let tree = self.build_unit_tree(class, l, &mut run.arena, &mut buffers);
                         let bound = run.arena.bound(tree);
                         run.letters[top] = l;
-                        run.exact = false;
+                        run.unit_top = Some(top);
                         self.descend(&mut run, tree, 1);
-                        run.exact = true;
+                        run.unit_top = None;
                         run.arena.reset(mark);
                         bound
                     }
@@ -548,9 +549,7 @@ impl<'d> ClassBreaker<'d> {
         let mut sift = std::mem::take(&mut run.sift);
         sift.all.clear();
         sift.all.extend(0..found.len() as u32);
-        // Every candidate is scored when all are kept.
-        let sifting = !self.keep_candidates;
-        if !sifting {
+        if self.keep_candidates {
             sift.walk.clone_from(&sift.all);
         } else {
             self.sift(
@@ -574,7 +573,7 @@ impl<'d> ClassBreaker<'d> {
                 end += 1;
             }
             let run_of_head = &sift.walk[i..end];
-            if head > fixed && sifting && run_of_head.len() > 1 {
+            if head > fixed && !self.keep_candidates && run_of_head.len() > 1 {
                 self.sift(
                     run,
                     found,
@@ -620,10 +619,8 @@ impl<'d> ClassBreaker<'d> {
                 open_letters[c] |= 1 << l;
             }
         }
-        // In a unit tree without redundant paths the bound leaves the same paths out.
-        let forced = (!run.exact).then(|| self.order.cell(0));
         run.solver
-            .overcount_bound(first, fixed_cells, open_letters, forced, bound);
+            .overcount_bound(first, fixed_cells, open_letters, run.unit_top, bound);
         let threshold = run.settings.threshold as u64;
         for &id in ids {
             let (letters, demulti) = &found[id as usize];
