@@ -16,7 +16,7 @@
 //! counts only the word paths such a tree kept.
 
 use super::class::BoardClass;
-use super::orderly_bound::OrderlyBound;
+use super::orderly_bound::{OrderlyBound, WalkScratch};
 use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, PathBuffers, SumId, TreeBuilder};
 use crate::board::{Board, Geometry, Size};
 use crate::dict::Trie;
@@ -219,8 +219,8 @@ struct Run<'c, 'd> {
     letters: Vec<u8>,
     settings: BreakSettings,
     out: BreakOutcome,
-    /// Stack storage reused by every OrderlyBound walk.
-    scratch: Vec<Vec<u32>>,
+    /// Storage reused by every OrderlyBound walk.
+    scratch: WalkScratch,
     /// Buffers of the candidate check.
     sift: Sift,
     /// Scores the candidates.
@@ -358,7 +358,7 @@ impl<'d> ClassBreaker<'d> {
             cells: class.cells(),
             letters: vec![0; n],
             settings: *settings,
-            scratch: Vec::new(),
+            scratch: WalkScratch::default(),
             sift: Sift::default(),
             solver: solver.unwrap_or_else(|| {
                 self.solver

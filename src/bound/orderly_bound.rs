@@ -24,6 +24,14 @@
 
 use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, SumId};
 
+/// Storage that one OrderlyBound walk hands to the next ([`OrderlyBound::into_scratch`]), so
+/// that the many small walks of a class allocate nothing.
+#[derive(Debug, Default)]
+pub struct WalkScratch {
+    stacks: Vec<Vec<u32>>,
+    saved: Vec<[u64; 26]>,
+}
+
 /// The state of one OrderlyBound walk.
 pub struct OrderlyBound<'a> {
     arena: &'a Arena,
@@ -35,6 +43,9 @@ pub struct OrderlyBound<'a> {
     /// `letter_bounds[q][l]`: the sum, over the choice nodes in `stacks[q]`, of the bound of
     /// each node's child for letter `l` (0 where it has none).
     letter_bounds: Vec<[u64; 26]>,
+    /// `saved[p * n + q]`: row `q` of `letter_bounds` as it was before the walk at position
+    /// `p` stacked the nodes of its current letter, restored after (`n` positions).
+    saved: Vec<[u64; 26]>,
     /// The letter fixed on each cell so far.
     pub letters: Vec<u8>,
     /// Boards found, with their forced score.
@@ -45,33 +56,44 @@ pub struct OrderlyBound<'a> {
 
 impl<'a> OrderlyBound<'a> {
     /// A walk over `arena`'s trees for a class with per-cell letter sets `cells`, whose
-    /// letters before the start position are already in `letters`. `scratch` is reused stack
-    /// storage (from [`OrderlyBound::into_scratch`], or empty).
+    /// letters before the start position are already in `letters`. `scratch` is reused
+    /// storage (from [`OrderlyBound::into_scratch`], or the default).
     pub fn new(
         arena: &'a Arena,
         order: &'a CellOrder,
         cells: &'a [u32],
         threshold: u32,
         letters: Vec<u8>,
-        mut scratch: Vec<Vec<u32>>,
+        scratch: WalkScratch,
     ) -> OrderlyBound<'a> {
-        scratch.resize_with(order.len(), Vec::new);
+        let n = order.len();
+        let WalkScratch {
+            mut stacks,
+            mut saved,
+        } = scratch;
+        stacks.resize_with(n, Vec::new);
+        // Every saved row is written before it is read, so old contents do no harm.
+        saved.resize(n * n, [0; 26]);
         OrderlyBound {
             arena,
             order,
             cells,
             threshold: threshold as u64,
-            stacks: scratch,
-            letter_bounds: vec![[0; 26]; order.len()],
+            stacks,
+            letter_bounds: vec![[0; 26]; n],
+            saved,
             letters,
             found: Vec::new(),
             eliminated: vec![0; order.len() + 1],
         }
     }
 
-    /// The stack storage, emptied, for the next walk.
-    pub fn into_scratch(self) -> Vec<Vec<u32>> {
-        self.stacks
+    /// The storage, stacks emptied, for the next walk.
+    pub fn into_scratch(self) -> WalkScratch {
+        WalkScratch {
+            stacks: self.stacks,
+            saved: self.saved,
+        }
     }
 
     /// Runs the walk on `tree`, whose cells all lie at positions `≥ p`.
@@ -80,7 +102,7 @@ impl<'a> OrderlyBound<'a> {
             self.stacks[pos].push(c);
         }
         for q in p..self.order.len() {
-            self.update_letter_bounds::<true>(q, 0);
+            self.add_letter_bounds(q, 0);
         }
         self.step(p, self.arena.points(tree) as u64);
         for s in &mut self.stacks {
@@ -92,19 +114,14 @@ impl<'a> OrderlyBound<'a> {
     }
 
     /// Adds the child bounds of the nodes stacked at position `pos` from index `from` on to
-    /// the position's letter sums, or takes them back out if not `ADD`.
+    /// the position's letter sums.
     #[inline]
-    fn update_letter_bounds<const ADD: bool>(&mut self, pos: usize, from: usize) {
+    fn add_letter_bounds(&mut self, pos: usize, from: usize) {
         let row = &mut self.letter_bounds[pos];
         for &c in &self.stacks[pos][from..] {
             let (mut mask, entries) = self.arena.choice_letters(c);
             for pair in entries.chunks_exact(2) {
-                let sum = &mut row[mask.trailing_zeros() as usize];
-                if ADD {
-                    *sum += pair[1] as u64;
-                } else {
-                    *sum -= pair[1] as u64;
-                }
+                row[mask.trailing_zeros() as usize] += pair[1] as u64;
                 mask &= mask - 1;
             }
         }
@@ -172,14 +189,24 @@ impl<'a> OrderlyBound<'a> {
                     }
                 }
             }
+            // The rows that gain nodes are saved and restored afterwards: a copy of 26 sums
+            // instead of a second pass over the new nodes (scattered in the arena) to take
+            // their bounds back out.
+            let mut changed = 0u32;
             for (q, &len) in (p + 1..n).zip(&lens) {
-                self.update_letter_bounds::<true>(q, len as usize);
+                if self.stacks[q].len() > len as usize {
+                    changed |= 1 << q;
+                    self.saved[p * n + q] = self.letter_bounds[q];
+                    self.add_letter_bounds(q, len as usize);
+                }
             }
             self.letters[cell] = l;
             self.step(p + 1, points + add);
-            for (q, &len) in (p + 1..n).zip(&lens) {
-                self.update_letter_bounds::<false>(q, len as usize);
-                self.stacks[q].truncate(len as usize);
+            while changed != 0 {
+                let q = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                self.letter_bounds[q] = self.saved[p * n + q];
+                self.stacks[q].truncate(lens[q - p - 1] as usize);
             }
         }
         self.stacks[p] = here;
