@@ -215,7 +215,7 @@ impl<'d> Solver<'d> {
             let l = self.letters[cell];
             if root_mask >> l & 1 != 0 {
                 let node = self.tables.walk.child(root, l);
-                total += self.step(cell, node, self.tables.walk.mask(node), 1 << cell);
+                total += self.step(cell, node, self.tables.walk.mask(node), 1 << cell, 0);
             }
         }
         total
@@ -234,8 +234,10 @@ impl<'d> Solver<'d> {
 
     /// Score of the words not yet counted through `node` (whose mask is `flags`), which
     /// spells the path over `used` ending on `cell`: the walk path by path, each word
-    /// counted once per board by its stamp.
-    fn step(&mut self, cell: usize, node: NodeId, flags: u32, used: u64) -> u64 {
+    /// counted once per board by its stamp. `came` is the letter (as a bit) of the cell the
+    /// path came from, 0 at its first cell: when that is the only neighbour holding it, the
+    /// path cannot take it next, so it is not tried.
+    fn step(&mut self, cell: usize, node: NodeId, flags: u32, used: u64, came: u32) -> u64 {
         let mut total = 0;
         if flags & WORD != 0 {
             total += self.count_word(node);
@@ -243,7 +245,7 @@ impl<'d> Solver<'d> {
         let neighbours = self.neighbor_masks[cell] & !used;
         let mine = 1u32 << self.letters[cell];
         // Only the letters both next to the cell and extending the node: on most nodes none.
-        let mut letters = flags & self.around[cell];
+        let mut letters = flags & self.around[cell] & !(came & self.single[cell]);
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
@@ -259,7 +261,7 @@ impl<'d> Solver<'d> {
                 // The letters around `n` but this cell's own when only this cell has it.
                 let ahead = self.around[n] & !(mine & self.single[n]);
                 if child_flags & ahead != 0 {
-                    total += self.step(n, child, child_flags, used | 1 << n);
+                    total += self.step(n, child, child_flags, used | 1 << n, mine);
                 } else if child_flags & WORD != 0 {
                     // No letter around `n` extends it: only its word is there.
                     total += self.count_word(child);
