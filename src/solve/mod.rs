@@ -95,6 +95,16 @@ const RUN_MIN: usize = 4;
 /// `seen` bit: the word is on every board of the group.
 const SEEN_ALL: u64 = 1 << 63;
 
+/// Where a path of [`Solver::score_many`]'s walk stands: its cells, the letter (as a bit) it
+/// has on its last cell, and the letters it may take next (those around the last cell, less
+/// one that only the cell before it may hold there).
+#[derive(Clone, Copy)]
+struct Path {
+    used: u64,
+    letter: u32,
+    ahead: u32,
+}
+
 /// A group of boards that agree on all cells but a few ("open" cells), for one walk.
 struct Group {
     /// Bit `c` set: the boards differ at cell `c`.
@@ -215,7 +225,8 @@ impl<'d> Solver<'d> {
             let l = self.letters[cell];
             if root_mask >> l & 1 != 0 {
                 let node = self.tables.walk.child(root, l);
-                total += self.step(cell, node, self.tables.walk.mask(node), 1 << cell, 0);
+                let ahead = self.around[cell];
+                total += self.step(cell, node, self.tables.walk.mask(node), 1 << cell, ahead);
             }
         }
         total
@@ -234,10 +245,10 @@ impl<'d> Solver<'d> {
 
     /// Score of the words not yet counted through `node` (whose mask is `flags`), which
     /// spells the path over `used` ending on `cell`: the walk path by path, each word
-    /// counted once per board by its stamp. `came` is the letter (as a bit) of the cell the
-    /// path came from, 0 at its first cell: when that is the only neighbour holding it, the
-    /// path cannot take it next, so it is not tried.
-    fn step(&mut self, cell: usize, node: NodeId, flags: u32, used: u64, came: u32) -> u64 {
+    /// counted once per board by its stamp. `ahead` is the letters the path may take next:
+    /// those around `cell`, less the letter of the cell the path came from when no other
+    /// neighbour holds it.
+    fn step(&mut self, cell: usize, node: NodeId, flags: u32, used: u64, ahead: u32) -> u64 {
         let mut total = 0;
         if flags & WORD != 0 {
             total += self.count_word(node);
@@ -245,7 +256,7 @@ impl<'d> Solver<'d> {
         let neighbours = self.neighbor_masks[cell] & !used;
         let mine = 1u32 << self.letters[cell];
         // Only the letters both next to the cell and extending the node: on most nodes none.
-        let mut letters = flags & self.around[cell] & !(came & self.single[cell]);
+        let mut letters = flags & ahead;
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
@@ -261,7 +272,7 @@ impl<'d> Solver<'d> {
                 // The letters around `n` but this cell's own when only this cell has it.
                 let ahead = self.around[n] & !(mine & self.single[n]);
                 if child_flags & ahead != 0 {
-                    total += self.step(n, child, child_flags, used | 1 << n, mine);
+                    total += self.step(n, child, child_flags, used | 1 << n, ahead);
                 } else if child_flags & WORD != 0 {
                     // No letter around `n` extends it: only its word is there.
                     total += self.count_word(child);
@@ -349,7 +360,12 @@ impl<'d> Solver<'d> {
                 let on = g.full & g.has[cell][l as usize];
                 let child = self.tables.walk.child(root, l);
                 let flags = self.tables.walk.mask(child);
-                self.step_many(cell, child, flags, 1 << cell, on, &mut g);
+                let path = Path {
+                    used: 1 << cell,
+                    letter: 1 << l,
+                    ahead: self.around[cell],
+                };
+                self.step_many(cell, child, flags, path, on, &mut g);
             }
         }
         for (o, extra) in out.iter_mut().zip(g.extra) {
@@ -358,14 +374,14 @@ impl<'d> Solver<'d> {
     }
 
     /// The walk of [`Solver::score_many`]: as [`Solver::step`], for the boards `on`, which
-    /// all have the path `used` spelling `node`. Where the boards differ, a cell is followed
+    /// all have the path `path` spelling `node`. Where the boards differ, a cell is followed
     /// once per letter, with the boards that have it.
     fn step_many(
         &mut self,
         cell: usize,
         node: NodeId,
         flags: u32,
-        used: u64,
+        path: Path,
         on: u64,
         g: &mut Group,
     ) {
@@ -397,8 +413,8 @@ impl<'d> Solver<'d> {
                 }
             }
         }
-        let neighbours = self.neighbor_masks[cell] & !used;
-        let mut letters = flags & LETTERS & self.around[cell];
+        let neighbours = self.neighbor_masks[cell] & !path.used;
+        let mut letters = flags & LETTERS & path.ahead;
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
@@ -417,9 +433,16 @@ impl<'d> Solver<'d> {
                     on
                 };
                 // As in `step`: skip a child that is no word and that no letter around `n`
-                // (on any board) extends.
-                if here != 0 && (child_flags & WORD != 0 || child_flags & self.around[n] != 0) {
-                    self.step_many(n, child, child_flags, used | 1 << n, here, g);
+                // (on any board) extends. A letter that only this cell may hold around `n`
+                // is not ahead: the path holds this cell.
+                let ahead = self.around[n] & !(path.letter & self.single[n]);
+                if here != 0 && (child_flags & WORD != 0 || child_flags & ahead != 0) {
+                    let next = Path {
+                        used: path.used | 1 << n,
+                        letter: 1 << l,
+                        ahead,
+                    };
+                    self.step_many(n, child, child_flags, next, here, g);
                 }
             }
         }
