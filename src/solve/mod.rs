@@ -55,9 +55,10 @@ pub struct Solver<'d> {
     /// `around[c]`, the letters of cell `c`'s neighbours as a mask, and `cells_of[l]`, the
     /// cells holding letter `l`. For a group, the letters of any of its boards.
     around: [u32; MAX_CELLS],
-    /// `single[c]`: the letters of `around[c]` held by only one neighbour of `c`. A walk that
-    /// steps to `c` from a cell with such a letter cannot use that letter next, so
-    /// [`Solver::score`] does not count it when deciding whether to enter `c`.
+    /// `single[c]`: the letters of `around[c]` held by only one neighbour of `c` (on any board
+    /// of a group). A path that steps to `c` from a cell with such a letter cannot take that
+    /// letter next, so the walks leave it out of the letters ahead of `c`: when deciding
+    /// whether to enter `c`, and then in `c`'s own letter loop.
     single: [u32; MAX_CELLS],
     cells_of: [u64; 26],
     /// `stamps[n] == generation` when the word ending at node `n` of the walk's tree (the
