@@ -25,7 +25,9 @@
 use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, SumId};
 
 /// Storage that one OrderlyBound walk hands to the next ([`OrderlyBound::into_scratch`]), so
-/// that the many small walks of a class allocate nothing.
+/// that the many small walks of a class reuse their stacks and saved sums. (The letter sums
+/// themselves, a few hundred bytes, are allocated per walk: reusing them too measured no
+/// faster, 1.04 on 446667 in 6 alternating pairs.)
 #[derive(Debug, Default)]
 pub struct WalkScratch {
     stacks: Vec<Vec<u32>>,
