@@ -99,10 +99,11 @@ pub struct PathBuffers {
     wide: Vec<WidePath>,
 }
 
-/// The most paths a [`PathBuffers`] keeps between builds (64 MiB packed): reusing a
+/// The most paths a [`PathBuffers`] keeps between builds (32 MiB packed): reusing a
 /// buffer saves page faults on small trees; on big ones they do not matter, while the buffer
-/// would sit in memory beside the tree for the whole branching.
-const KEEP_PATHS: usize = 1 << 22;
+/// would sit in memory beside the tree for the whole branching. (At 64 MiB, a 4x4 class
+/// of 2-4 million paths peaked at 1.12x the memory it needs.)
+const KEEP_PATHS: usize = 1 << 21;
 
 /// The state of one walk collecting paths: the class's letter sets, each cell's shift in a
 /// path key, the key bits a path keeps (a forced cell's choice is left out), the most paths
