@@ -14,11 +14,16 @@
 //! ([`TreeBuilder::dropping_redundant_paths`]): a bound between Score and DeMulti, so such a
 //! unit's candidates are the boards whose (lower) bound reaches S, and the overcount reject
 //! counts only the word paths such a tree kept.
+//!
+//! A class that is its own image under a symmetry of the board (a mirror or a half turn)
+//! holds every board together with its image, which scores the same. The breaker then finds
+//! one board of each such pair ([`MirrorPair`]): the proof's results are canonical boards,
+//! and the canonical form of the board left out is that of the one found.
 
 use super::class::BoardClass;
-use super::orderly_bound::{OrderlyBound, WalkScratch};
+use super::orderly_bound::{MirrorPair, OrderlyBound, WalkScratch};
 use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, PathBuffers, SumId, TreeBuilder};
-use crate::board::{Board, Geometry, Size};
+use crate::board::{Board, Geometry, Size, Symmetries};
 use crate::dict::Trie;
 use crate::solve::{GROUP_MAX, OvercountBound, Scoring, Solver};
 use std::sync::{Mutex, OnceLock};
@@ -153,6 +158,10 @@ pub struct ClassBreaker<'d> {
     word_cells: Vec<u8>,
     /// Whether outcomes list every candidate, not only the results.
     keep_candidates: bool,
+    /// Whether a class that is its own image is broken for one board of each mirror pair.
+    one_of_each_mirror_pair: bool,
+    /// The symmetries of the size that are their own inverse, as cell permutations.
+    involutions: Vec<Vec<u8>>,
     /// Classes with more word paths get one tree per letter of their top cell.
     whole_tree_paths: usize,
     /// The cells before the last [`OPEN_TAIL`] positions of the order: candidates that agree
@@ -229,6 +238,8 @@ struct Run<'c, 'd> {
     /// below DeMulti, and the overcount bound leaves the same paths out); `None` for a whole
     /// tree, whose bound on a board is its DeMulti.
     unit_top: Option<usize>,
+    /// The class's mirror pair, when only one board of each pair of images is sought.
+    mirror: Option<MirrorPair>,
 }
 
 impl<'d> ClassBreaker<'d> {
@@ -251,6 +262,11 @@ impl<'d> ClassBreaker<'d> {
         let head_cells = (0..order.len().saturating_sub(OPEN_TAIL))
             .map(|p| order.cell(p))
             .collect();
+        let involutions = Symmetries::new(size).perms()[1..]
+            .iter()
+            .filter(|perm| (0..perm.len()).all(|i| perm[perm[i] as usize] as usize == i))
+            .cloned()
+            .collect();
         ClassBreaker {
             trie,
             geometry,
@@ -259,6 +275,8 @@ impl<'d> ClassBreaker<'d> {
             word_points: TreeBuilder::word_points(trie, scoring),
             word_cells: TreeBuilder::word_cells(trie),
             keep_candidates: false,
+            one_of_each_mirror_pair: true,
+            involutions,
             whole_tree_paths: WHOLE_TREE_PATHS,
             head_cells,
             spare: Mutex::new(Vec::new()),
@@ -271,6 +289,50 @@ impl<'d> ClassBreaker<'d> {
     pub fn keep_candidates(mut self, keep: bool) -> ClassBreaker<'d> {
         self.keep_candidates = keep;
         self
+    }
+
+    /// Makes a class that is its own image under a symmetry be broken for every board
+    /// (`true`), not for one board of each pair of images (the default, `false`): for tests
+    /// that compare candidates with brute force, and audits of runs made before.
+    pub fn every_mirror_image(mut self, every: bool) -> ClassBreaker<'d> {
+        self.one_of_each_mirror_pair = !every;
+        self
+    }
+
+    /// The pair of cells whose letters the breaker orders for `class`, if the class is its
+    /// own image under a symmetry that is its own inverse: of the cells with two letters or
+    /// more that such a symmetry moves, the pair whose later cell comes first in the order (so
+    /// that the most work is halved). `None` for a class that is no image of itself, or when every image is found.
+    pub fn mirror_pair(&self, class: &BoardClass) -> Option<MirrorPair> {
+        if !self.one_of_each_mirror_pair {
+            return None;
+        }
+        let cells = class.cells();
+        let mut best: Option<MirrorPair> = None;
+        for perm in &self.involutions {
+            // The image of a board puts the letter of cell perm[i] on cell i, so the class is
+            // its own image when every cell has the letter set of the cell it receives from.
+            if (0..cells.len()).any(|i| cells[perm[i] as usize] != cells[i]) {
+                continue;
+            }
+            for (a, &b) in perm.iter().enumerate() {
+                let b = b as usize;
+                // A pair of one-letter cells orders nothing.
+                if b == a || cells[a].count_ones() < 2 {
+                    continue;
+                }
+                let (pa, pb) = (self.order.pos(a), self.order.pos(b));
+                let pair = if pa < pb {
+                    MirrorPair { early: a, late: pb }
+                } else {
+                    MirrorPair { early: b, late: pa }
+                };
+                if best.is_none_or(|m| pair.late < m.late) {
+                    best = Some(pair);
+                }
+            }
+        }
+        best
     }
 
     /// The cell order of the trees (position 0 = top).
@@ -370,6 +432,7 @@ impl<'d> ClassBreaker<'d> {
                 ..BreakOutcome::default()
             },
             unit_top: None,
+            mirror: self.mirror_pair(class),
         };
         let whole = self.builder().build_limited(
             class,
@@ -501,6 +564,11 @@ impl<'d> ClassBreaker<'d> {
             return;
         }
         let mut letters = run.cells[self.order.cell(p)];
+        if let Some(m) = run.mirror
+            && m.late == p
+        {
+            letters = MirrorPair::allowed(run.letters[m.early], letters);
+        }
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
@@ -524,7 +592,8 @@ impl<'d> ClassBreaker<'d> {
             run.settings.threshold,
             run.letters.clone(),
             std::mem::take(&mut run.scratch),
-        );
+        )
+        .with_mirror(run.mirror);
         walk.run(tree, p);
         for (d, e) in walk.eliminated.iter().enumerate() {
             run.out.eliminated[d] += e;

@@ -14,7 +14,7 @@ pub use breaker::{
 pub use class::{
     ALL_LETTERS, BoardClass, ClassError, ClassSpace, LetterSet, Partition, parse_set, set_string,
 };
-pub use orderly_bound::{OrderlyBound, WalkScratch};
+pub use orderly_bound::{MirrorPair, OrderlyBound, WalkScratch};
 pub use tree::{
     Arena, CellOrder, CellOrderError, MAX_TREE_CELLS, Mark, PathBuffers, SumId, TreeBuilder,
 };

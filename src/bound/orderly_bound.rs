@@ -54,6 +54,30 @@ pub struct OrderlyBound<'a> {
     pub found: Vec<(Vec<u8>, u32)>,
     /// `eliminated[d]`: walks stopped after fixing `d` cells.
     pub eliminated: Vec<u64>,
+    /// A mirror pair of a class that is its own image ([`MirrorPair`]): at its late position
+    /// the walk takes no letter below its early cell's.
+    mirror: Option<MirrorPair>,
+}
+
+/// Two cells that a symmetry of a class swaps (the class is its own image under it, and the
+/// symmetry is its own inverse): of every board and its image, one has a letter on `early`
+/// at most the letter on the cell at position `late`, so only those boards need be found.
+/// `early`'s position in the order is before `late`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MirrorPair {
+    /// The cell fixed first.
+    pub early: usize,
+    /// The position in the order of the other cell.
+    pub late: usize,
+}
+
+impl MirrorPair {
+    /// The letters of `letters` that the cell at position `late` may take when `early`
+    /// holds `early_letter`: those not below it.
+    #[inline]
+    pub fn allowed(early_letter: u8, letters: u32) -> u32 {
+        letters & !((1u32 << early_letter) - 1)
+    }
 }
 
 impl<'a> OrderlyBound<'a> {
@@ -87,7 +111,15 @@ impl<'a> OrderlyBound<'a> {
             letters,
             found: Vec::new(),
             eliminated: vec![0; order.len() + 1],
+            mirror: None,
         }
+    }
+
+    /// Finds only one board of each mirror pair of a class that is its own image: at
+    /// `pair.late` the walk skips letters below the one on `pair.early` (fixed before).
+    pub fn with_mirror(mut self, pair: Option<MirrorPair>) -> OrderlyBound<'a> {
+        self.mirror = pair;
+        self
     }
 
     /// The storage, stacks emptied, for the next walk.
@@ -165,6 +197,11 @@ impl<'a> OrderlyBound<'a> {
             *len = s.len() as u32;
         }
         let mut letters = self.cells[cell];
+        if let Some(m) = self.mirror
+            && m.late == p
+        {
+            letters = MirrorPair::allowed(self.letters[m.early], letters);
+        }
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;

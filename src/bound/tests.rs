@@ -443,6 +443,100 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
     );
 }
 
+/// A random class that is its own image under the symmetry `perm` (its own inverse): each
+/// cell and the cell it swaps with get one letter set.
+fn mirrored_class(rng: &mut Rng, size: Size, max_letters: u32, perm: &[u8]) -> BoardClass {
+    let mut cells = random_class(rng, size, max_letters).cells().to_vec();
+    for i in 0..cells.len() {
+        cells[i] = cells[perm[i] as usize].min(cells[i]);
+    }
+    BoardClass::new(size, cells).unwrap()
+}
+
+/// A class that is its own image is broken for one board of each mirror pair: the
+/// candidates are exactly the brute-force boards with DeMulti ≥ S whose letter on the pair's
+/// early cell is not after the one on its late cell, and the results' canonical forms are
+/// those of every board of the class with Score ≥ S (what a proof reports).
+#[test]
+fn mirror_classes_find_one_board_of_each_pair() {
+    let (mut classes, mut halved) = (0, 0);
+    for (size, k) in [("2x2", 4), ("2x3", 3), ("3x3", 2), ("1x4", 5)] {
+        let size: Size = size.parse().unwrap();
+        let symmetries = crate::board::Symmetries::new(size);
+        for perm in &symmetries.perms()[1..] {
+            // Its own inverse, and not the identity (the flip of a 1-column board's columns).
+            if (0..perm.len()).any(|i| perm[perm[i] as usize] as usize != i)
+                || (0..perm.len()).all(|i| perm[i] as usize == i)
+            {
+                continue;
+            }
+            for seed in 0..6 {
+                let mut rng = Rng(seed * 7 + 3);
+                let class = mirrored_class(&mut rng, size, k, perm);
+                for scoring in [Scoring::Standard, Scoring::Fibonacci] {
+                    let breaker = ClassBreaker::new(enable2k().trie(), size, scoring);
+                    let Some(pair) = breaker.mirror_pair(&class) else {
+                        // Only when every cell the symmetry moves has one letter.
+                        let mut moved = (0..perm.len()).filter(|&i| perm[i] as usize != i);
+                        assert!(moved.all(|i| class.cells()[i].count_ones() == 1), "{class}");
+                        continue;
+                    };
+                    classes += 1;
+                    let every = breaker.order().cell(pair.late);
+                    assert!(breaker.order().pos(pair.early) < pair.late, "{class}");
+                    let all = brute(&class, scoring);
+                    let mut demultis: Vec<u64> = all.iter().map(|(_, s)| s.demulti).collect();
+                    demultis.sort_unstable();
+                    let s = demultis[demultis.len() * 3 / 4].max(1) as u32;
+                    let kept = breaker.keep_candidates(true);
+                    let by_letter =
+                        ClassBreaker::new(enable2k().trie(), size, scoring).whole_tree_paths(0);
+                    let want: BTreeMap<Board, u32> = all
+                        .iter()
+                        .filter(|(b, sc)| {
+                            sc.demulti >= s as u64 && b.get(pair.early) <= b.get(every)
+                        })
+                        .map(|(b, sc)| (*b, sc.demulti as u32))
+                        .collect();
+                    let canonical_results: std::collections::BTreeSet<Board> = all
+                        .iter()
+                        .filter(|(_, sc)| sc.score >= s as u64)
+                        .map(|(b, _)| symmetries.canonical(b))
+                        .collect();
+                    let with_demulti = all.iter().filter(|(_, sc)| sc.demulti >= s as u64);
+                    halved += (want.len() < with_demulti.count()) as usize;
+                    for switchover in [0, s + s / 2, u32::MAX] {
+                        let settings = BreakSettings {
+                            threshold: s,
+                            switchover,
+                        };
+                        let outcome = kept.break_class(&class, &settings);
+                        let got: BTreeMap<Board, u32> = outcome
+                            .candidates
+                            .iter()
+                            .map(|c| (c.board, c.demulti))
+                            .collect();
+                        assert_eq!(got, want, "S={s} B={switchover} {class}");
+                        for o in [&outcome, &by_letter.break_class(&class, &settings)] {
+                            let got: std::collections::BTreeSet<Board> = o
+                                .results
+                                .iter()
+                                .map(|c| symmetries.canonical(&c.board))
+                                .collect();
+                            assert_eq!(got, canonical_results, "S={s} B={switchover} {class}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(classes >= 40, "{classes} mirror classes");
+    assert!(
+        halved * 3 >= classes,
+        "only {halved} of {classes} classes lost boards"
+    );
+}
+
 /// The issue's 3x3 class: big enough to branch at S = 300-500, small enough for a test.
 fn issue_class() -> BoardClass {
     let size: Size = "3x3".parse().unwrap();

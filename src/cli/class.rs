@@ -165,6 +165,13 @@ pub struct BreakClassArgs {
     /// only the results. Heavy 4x4 classes have millions.
     #[arg(long)]
     pub candidates: bool,
+    /// Report both boards of every mirror pair. A class that is its own image under a flip
+    /// or the half turn holds every board together with its image, which scores the same;
+    /// by default the breaker, as a proof does, looks only for the board of each pair whose
+    /// letter on the first cell of the `mirror:` line is not after the letter on the second
+    /// (the proof's results are canonical boards, the same for both).
+    #[arg(long)]
+    pub every_image: bool,
     /// The class: one letter set per cell.
     #[arg(required = true, num_args = 1.., value_name = "CLASS")]
     pub class: Vec<String>,
@@ -184,10 +191,20 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
         args.dict.scoring,
         args.cell_order.as_deref(),
     )?
-    .keep_candidates(args.candidates);
+    .keep_candidates(args.candidates)
+    .every_mirror_image(args.every_image);
     let outcome = breaker.break_class(&class, &settings);
     writeln!(out, "class: {class}")?;
     writeln!(out, "cell_order: {}", breaker.order())?;
+    match breaker.mirror_pair(&class) {
+        Some(m) => writeln!(
+            out,
+            "mirror: cells {} {} (one board of each mirror pair; --every-image for both)",
+            m.early,
+            breaker.order().cell(m.late)
+        )?,
+        None => writeln!(out, "mirror: none")?,
+    }
     writeln!(out, "root_bound: {}", outcome.root_bound)?;
     writeln!(
         out,

@@ -8,7 +8,7 @@ use super::error::PipelineError;
 use super::journal::{ClassRecord, read_journal};
 use super::manifest::RunDir;
 use crate::board::{Board, Geometry, Symmetries};
-use crate::bound::ClassBreaker;
+use crate::bound::{BreakOutcome, ClassBreaker};
 use crate::progress::Progress;
 use crate::rng::Rng;
 use crate::solve::Solver;
@@ -268,6 +268,7 @@ pub fn rescore(
     let space = m.space();
     let settings = m.settings();
     let breaker = ClassBreaker::new(dict.trie(), size, m.scoring());
+    let every_image = ClassBreaker::new(dict.trie(), size, m.scoring()).every_mirror_image(true);
     let mut progress = Progress::new("re-break", finished.len() as u64, quiet);
     let mut by_shard: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
     for &(k, id) in &finished {
@@ -284,7 +285,20 @@ pub fn rescore(
                     path: run.shard_path(k),
                     why: format!("class id {id}: {e}"),
                 })?;
-                let fresh = breaker.break_class(&class, &settings);
+                let mut fresh = breaker.break_class(&class, &settings);
+                // Runs made before the breaker looked for one board of each mirror pair
+                // journaled both boards of a class that is its own image: break such a
+                // class again for every image before calling it a disagreement.
+                let agrees = |o: &BreakOutcome| {
+                    o.results == rec.results
+                        && (o.demulti_count, o.max_demulti) == (rec.demulti_count, rec.max_demulti)
+                };
+                if !agrees(&fresh) && breaker.mirror_pair(&class).is_some() {
+                    let every = every_image.break_class(&class, &settings);
+                    if agrees(&every) {
+                        fresh = every;
+                    }
+                }
                 progress.inc();
                 let mut problems = Vec::new();
                 if fresh.results != rec.results {
