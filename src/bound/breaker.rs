@@ -106,6 +106,10 @@ pub struct BreakOutcome {
     pub seconds: f64,
     /// `eliminated[d]`: sub-classes eliminated after forcing `d` cells.
     pub eliminated: Vec<u64>,
+    /// `merged[p]`: tree nodes made by the merges that force the cell at position `p` (the
+    /// build's nodes are the rest of `nodes`). Not journaled: empty in outcomes read back
+    /// from a journal.
+    pub merged: Vec<u64>,
 }
 
 impl BreakOutcome {
@@ -132,6 +136,12 @@ impl BreakOutcome {
             self.eliminated.resize(other.eliminated.len(), 0);
         }
         for (a, b) in self.eliminated.iter_mut().zip(&other.eliminated) {
+            *a += b;
+        }
+        if self.merged.len() < other.merged.len() {
+            self.merged.resize(other.merged.len(), 0);
+        }
+        for (a, b) in self.merged.iter_mut().zip(&other.merged) {
             *a += b;
         }
     }
@@ -429,6 +439,7 @@ impl<'d> ClassBreaker<'d> {
             }),
             out: BreakOutcome {
                 eliminated: vec![0; n + 1],
+                merged: vec![0; n],
                 ..BreakOutcome::default()
             },
             unit_top: None,
@@ -482,6 +493,7 @@ impl<'d> ClassBreaker<'d> {
                     &mut run.out,
                     BreakOutcome {
                         eliminated: vec![0; n + 1],
+                        merged: vec![0; n],
                         ..BreakOutcome::default()
                     },
                 );
@@ -535,7 +547,9 @@ impl<'d> ClassBreaker<'d> {
             return;
         }
         let mark = run.arena.mark();
+        let created = run.arena.created();
         let child = run.arena.branch(tree, p, letter);
+        run.out.merged[p] += run.arena.created() - created;
         run.letters[self.order.cell(p)] = letter;
         self.descend(run, child, p + 1);
         run.arena.reset(mark);

@@ -595,6 +595,29 @@ fn top_split_units_add_up_to_the_whole() {
     }
 }
 
+/// The nodes a break makes are its tree's build and its merges, which are counted by the
+/// position they force.
+#[test]
+fn merged_nodes_by_position_add_up() {
+    let class = issue_class();
+    let breaker = ClassBreaker::new(enable2k().trie(), class.size(), Scoring::Standard);
+    let mut arena = Arena::default();
+    breaker.build_tree(&class, &mut arena);
+    let built = arena.created();
+    for switchover in [0, 600, u32::MAX] {
+        let settings = BreakSettings {
+            threshold: 500,
+            switchover,
+        };
+        let outcome = breaker.break_class(&class, &settings);
+        let merged: u64 = outcome.merged.iter().sum();
+        // Above the root bound the break is OrderlyBound's alone: no merges.
+        assert_eq!(merged > 0, switchover < u32::MAX, "{:?}", outcome.merged);
+        assert_eq!(outcome.nodes, built + merged, "B={switchover}");
+        assert_eq!(outcome.merged.len(), 9);
+    }
+}
+
 /// A breaker reuses the memory of one class for the next: breaking classes one after another
 /// with one breaker (big class, small, big again) gives what fresh breakers give, node counts
 /// and peak memory included.

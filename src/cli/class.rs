@@ -240,7 +240,15 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
         .filter(|(_, n)| **n > 0)
         .map(|(d, n)| format!("{d}:{n}"))
         .collect();
-    writeln!(out, "eliminated_by_depth: {}", hist.join(" ")).context("writing output")?;
+    writeln!(out, "eliminated_by_depth: {}", hist.join(" "))?;
+    let merged: Vec<String> = outcome
+        .merged
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(p, n)| format!("{p}:{n}"))
+        .collect();
+    writeln!(out, "merged_nodes_by_position: {}", merged.join(" ")).context("writing output")?;
     out.flush()?;
     Ok(())
 }

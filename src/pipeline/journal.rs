@@ -221,6 +221,7 @@ impl ClassRecord {
             peak_bytes: self.peak_bytes,
             seconds: self.seconds,
             eliminated: Vec::new(),
+            merged: Vec::new(),
         }
     }
 }
