@@ -269,6 +269,7 @@ pub fn rescore(
     let settings = m.settings();
     let breaker = ClassBreaker::new(dict.trie(), size, m.scoring());
     let every_image = ClassBreaker::new(dict.trie(), size, m.scoring()).every_mirror_image(true);
+    let symmetries = Symmetries::new(size);
     let mut progress = Progress::new("re-break", finished.len() as u64, quiet);
     let mut by_shard: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
     for &(k, id) in &finished {
@@ -285,37 +286,17 @@ pub fn rescore(
                     path: run.shard_path(k),
                     why: format!("class id {id}: {e}"),
                 })?;
-                let mut fresh = breaker.break_class(&class, &settings);
-                // Runs made before the breaker looked for one board of each mirror pair
-                // journaled both boards of a class that is its own image: break such a
-                // class again for every image before calling it a disagreement.
-                let agrees = |o: &BreakOutcome| {
-                    o.results == rec.results
-                        && (o.demulti_count, o.max_demulti) == (rec.demulti_count, rec.max_demulti)
-                };
-                if !agrees(&fresh) && breaker.mirror_pair(&class).is_some() {
+                let fresh = breaker.break_class(&class, &settings);
+                let problems = if agrees(&fresh, rec) || breaker.mirror_pair(&class).is_none() {
+                    rebreak_problems(id, &fresh, rec)
+                } else {
+                    // A class that is its own image, journaled (wholly, or in part for a
+                    // class resumed across versions) by a breaker that found both boards of
+                    // each mirror pair.
                     let every = every_image.break_class(&class, &settings);
-                    if agrees(&every) {
-                        fresh = every;
-                    }
-                }
+                    mirror_problems(id, &fresh, &every, rec, &symmetries)
+                };
                 progress.inc();
-                let mut problems = Vec::new();
-                if fresh.results != rec.results {
-                    problems.push(format!(
-                        "class {id}: broken again, {} results; the journal has {}",
-                        fresh.results.len(),
-                        rec.results.len()
-                    ));
-                }
-                if (fresh.demulti_count, fresh.max_demulti) != (rec.demulti_count, rec.max_demulti)
-                {
-                    problems.push(format!(
-                        "class {id}: broken again, {} candidates (largest DeMulti {}); the \
-                         journal has {} ({})",
-                        fresh.demulti_count, fresh.max_demulti, rec.demulti_count, rec.max_demulti
-                    ));
-                }
                 Ok(problems)
             })
             .collect::<Result<Vec<_>, PipelineError>>()?
@@ -328,6 +309,78 @@ pub fn rescore(
     progress.finish();
     report.rebroken = finished.into_iter().map(|(_, id)| id).collect();
     Ok(report)
+}
+
+/// Whether a class broken again says what its record says: the same results, the same number
+/// and largest DeMulti of candidates.
+fn agrees(fresh: &BreakOutcome, rec: &ClassRecord) -> bool {
+    fresh.results == rec.results
+        && (fresh.demulti_count, fresh.max_demulti) == (rec.demulti_count, rec.max_demulti)
+}
+
+/// How a class broken again disagrees with its record.
+fn rebreak_problems(id: u64, fresh: &BreakOutcome, rec: &ClassRecord) -> Vec<String> {
+    let mut problems = Vec::new();
+    if fresh.results != rec.results {
+        problems.push(format!(
+            "class {id}: broken again, {} results; the journal has {}",
+            fresh.results.len(),
+            rec.results.len()
+        ));
+    }
+    if (fresh.demulti_count, fresh.max_demulti) != (rec.demulti_count, rec.max_demulti) {
+        problems.push(format!(
+            "class {id}: broken again, {} candidates (largest DeMulti {}); the journal has {} \
+             ({})",
+            fresh.demulti_count, fresh.max_demulti, rec.demulti_count, rec.max_demulti
+        ));
+    }
+    problems
+}
+
+/// How a class that is its own mirror image, broken again for one board of each pair
+/// (`fresh`) and for every board (`every`), disagrees with a record that may hold both boards
+/// of some pairs: its results must have the same canonical forms and scores, and its
+/// candidates must number between the two breaks' (their largest DeMulti likewise).
+fn mirror_problems(
+    id: u64,
+    fresh: &BreakOutcome,
+    every: &BreakOutcome,
+    rec: &ClassRecord,
+    symmetries: &Symmetries,
+) -> Vec<String> {
+    if agrees(every, rec) {
+        return Vec::new();
+    }
+    let canonical = |results: &[crate::bound::Candidate]| {
+        results
+            .iter()
+            .map(|c| (symmetries.canonical(&c.board), c.score))
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    let mut problems = Vec::new();
+    if canonical(&fresh.results) != canonical(&rec.results) {
+        problems.push(format!(
+            "class {id}: broken again, its results are {} canonical boards; the journal's are {}",
+            canonical(&fresh.results).len(),
+            canonical(&rec.results).len()
+        ));
+    }
+    let count = fresh.demulti_count..=every.demulti_count;
+    let largest = fresh.max_demulti..=every.max_demulti;
+    if !count.contains(&rec.demulti_count) || !largest.contains(&rec.max_demulti) {
+        problems.push(format!(
+            "class {id}: broken again, {}-{} candidates (largest DeMulti {}-{}) for one or both \
+             boards of each mirror pair; the journal has {} ({})",
+            fresh.demulti_count,
+            every.demulti_count,
+            fresh.max_demulti,
+            every.max_demulti,
+            rec.demulti_count,
+            rec.max_demulti
+        ));
+    }
+    problems
 }
 
 /// What is wrong with one record's results (and kept candidates), scored again.
@@ -376,4 +429,70 @@ fn audit_record(solver: &mut Solver<'_>, rec: &ClassRecord, threshold: u64) -> V
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bound::{BoardClass, BreakSettings};
+    use crate::dict::Dictionary;
+    use crate::solve::Scoring;
+
+    fn record(outcome: &BreakOutcome) -> ClassRecord {
+        ClassRecord {
+            class_id: 7,
+            part: None,
+            root_bound: outcome.root_bound,
+            nodes: outcome.nodes,
+            peak_bytes: outcome.peak_bytes,
+            seconds: outcome.seconds,
+            check_seconds: outcome.check_seconds,
+            demulti_count: outcome.demulti_count,
+            max_demulti: outcome.max_demulti,
+            results: outcome.results.clone(),
+            candidates: None,
+        }
+    }
+
+    /// An audit of a mirror class accepts a record with both boards of every pair, of one,
+    /// or of some (a class resumed across versions), and nothing that loses a canonical
+    /// result or counts candidates outside the two breaks' range.
+    #[test]
+    fn mirror_audits_accept_either_breaker_and_nothing_else() {
+        let dict = Dictionary::enable2k();
+        let size = "3x3".parse().unwrap();
+        let class = BoardClass::parse(size, "dp e rs l a t dp e rs").unwrap();
+        let settings = BreakSettings::with_default_switchover(400);
+        let breaker = ClassBreaker::new(dict.trie(), size, Scoring::Standard);
+        assert!(breaker.mirror_pair(&class).is_some());
+        let fresh = breaker.break_class(&class, &settings);
+        let every = ClassBreaker::new(dict.trie(), size, Scoring::Standard)
+            .every_mirror_image(true)
+            .break_class(&class, &settings);
+        assert!(fresh.results.len() < every.results.len());
+        let symmetries = Symmetries::new(size);
+        let check = |rec: &ClassRecord| mirror_problems(7, &fresh, &every, rec, &symmetries);
+        assert!(agrees(&fresh, &record(&fresh)));
+        assert!(check(&record(&every)).is_empty());
+        assert!(check(&record(&fresh)).is_empty());
+        // Some pairs with both boards, some with one.
+        let mut mixed = record(&fresh);
+        let extra = every
+            .results
+            .iter()
+            .find(|c| !fresh.results.contains(c))
+            .unwrap();
+        mixed.results.push(*extra);
+        mixed.results.sort();
+        mixed.demulti_count += 1;
+        assert!(check(&mixed).is_empty());
+        // A canonical result lost, or candidates out of range: disagreements.
+        let mut lost = record(&every);
+        lost.results
+            .retain(|c| symmetries.canonical(&c.board) != symmetries.canonical(&extra.board));
+        assert_eq!(check(&lost).len(), 1);
+        let mut counted = record(&every);
+        counted.demulti_count += 1;
+        assert_eq!(check(&counted).len(), 1);
+    }
 }
