@@ -311,8 +311,9 @@ impl<'d> ClassBreaker<'d> {
 
     /// The pair of cells whose letters the breaker orders for `class`, if the class is its
     /// own image under a symmetry that is its own inverse: of the cells with two letters or
-    /// more that such a symmetry moves, the pair whose later cell comes first in the order (so
-    /// that the most work is halved). `None` for a class that is no image of itself, or when every image is found.
+    /// more that such a symmetry moves, the pair whose later cell comes first in the order
+    /// (so that the most work is halved). `None` for a class that is no image of itself, or
+    /// when every image is to be found ([`ClassBreaker::every_mirror_image`]).
     pub fn mirror_pair(&self, class: &BoardClass) -> Option<MirrorPair> {
         if !self.one_of_each_mirror_pair {
             return None;
