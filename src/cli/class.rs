@@ -233,22 +233,24 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
     writeln!(out, "scored: {}", outcome.scored)?;
     writeln!(out, "peak_bytes: {}", outcome.peak_bytes)?;
     writeln!(out, "nodes: {}", outcome.nodes)?;
-    let hist: Vec<String> = outcome
-        .eliminated
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| **n > 0)
-        .map(|(d, n)| format!("{d}:{n}"))
-        .collect();
-    writeln!(out, "eliminated_by_depth: {}", hist.join(" "))?;
-    let merged: Vec<String> = outcome
-        .merged
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| **n > 0)
-        .map(|(p, n)| format!("{p}:{n}"))
-        .collect();
-    writeln!(out, "merged_nodes_by_position: {}", merged.join(" ")).context("writing output")?;
+    writeln!(out, "eliminated_by_depth: {}", nonzero(&outcome.eliminated))?;
+    writeln!(
+        out,
+        "merged_nodes_by_position: {}",
+        nonzero(&outcome.merged)
+    )
+    .context("writing output")?;
     out.flush()?;
     Ok(())
+}
+
+/// The nonzero counts of a list by index, as `INDEX:COUNT` separated by spaces.
+fn nonzero(counts: &[u64]) -> String {
+    let parts: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(i, n)| format!("{i}:{n}"))
+        .collect();
+    parts.join(" ")
 }

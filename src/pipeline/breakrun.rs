@@ -142,7 +142,9 @@ pub fn break_shard(
     Ok(report)
 }
 
-fn record(class_id: u64, part: Option<u8>, o: &BreakOutcome, keep: bool) -> ClassRecord {
+/// The journal record of a class (or of one top-split `part`) broken with outcome `o`, its
+/// candidates kept if `keep`.
+pub(super) fn record(class_id: u64, part: Option<u8>, o: &BreakOutcome, keep: bool) -> ClassRecord {
     ClassRecord {
         class_id,
         part,

@@ -428,19 +428,7 @@ mod tests {
     use crate::solve::Scoring;
 
     fn record(outcome: &BreakOutcome) -> ClassRecord {
-        ClassRecord {
-            class_id: 7,
-            part: None,
-            root_bound: outcome.root_bound,
-            nodes: outcome.nodes,
-            peak_bytes: outcome.peak_bytes,
-            seconds: outcome.seconds,
-            check_seconds: outcome.check_seconds,
-            demulti_count: outcome.demulti_count,
-            max_demulti: outcome.max_demulti,
-            results: outcome.results.clone(),
-            candidates: None,
-        }
+        super::super::breakrun::record(7, None, outcome, false)
     }
 
     /// An audit of a mirror class accepts a record of either breaker (one board of each
