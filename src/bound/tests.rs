@@ -482,7 +482,7 @@ fn mirror_classes_find_one_board_of_each_pair() {
                         continue;
                     };
                     classes += 1;
-                    let every = breaker.order().cell(pair.late);
+                    let late_cell = breaker.order().cell(pair.late);
                     assert!(breaker.order().pos(pair.early) < pair.late, "{class}");
                     let all = brute(&class, scoring);
                     let mut demultis: Vec<u64> = all.iter().map(|(_, s)| s.demulti).collect();
@@ -494,7 +494,7 @@ fn mirror_classes_find_one_board_of_each_pair() {
                     let want: BTreeMap<Board, u32> = all
                         .iter()
                         .filter(|(b, sc)| {
-                            sc.demulti >= s as u64 && b.get(pair.early) <= b.get(every)
+                            sc.demulti >= s as u64 && b.get(pair.early) <= b.get(late_cell)
                         })
                         .map(|(b, sc)| (*b, sc.demulti as u32))
                         .collect();
