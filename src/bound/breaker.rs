@@ -170,7 +170,8 @@ pub struct ClassBreaker<'d> {
     keep_candidates: bool,
     /// Whether a class that is its own image is broken for one board of each mirror pair.
     one_of_each_mirror_pair: bool,
-    /// The symmetries of the size that are their own inverse, as cell permutations.
+    /// The symmetries of the size that are their own inverse and move some cell, as cell
+    /// permutations.
     involutions: Vec<Vec<u8>>,
     /// Classes with more word paths get one tree per letter of their top cell.
     whole_tree_paths: usize,
@@ -272,9 +273,13 @@ impl<'d> ClassBreaker<'d> {
         let head_cells = (0..order.len().saturating_sub(OPEN_TAIL))
             .map(|p| order.cell(p))
             .collect();
+        // Own inverses that move some cell (a 1-column board's column flip moves none).
         let involutions = Symmetries::new(size).perms()[1..]
             .iter()
-            .filter(|perm| (0..perm.len()).all(|i| perm[perm[i] as usize] as usize == i))
+            .filter(|perm| {
+                (0..perm.len()).all(|i| perm[perm[i] as usize] as usize == i)
+                    && (0..perm.len()).any(|i| perm[i] as usize != i)
+            })
             .cloned()
             .collect();
         ClassBreaker {
@@ -578,12 +583,8 @@ impl<'d> ClassBreaker<'d> {
             self.orderly_bound(run, tree, p, None);
             return;
         }
-        let mut letters = run.cells[self.order.cell(p)];
-        if let Some(m) = run.mirror
-            && m.late == p
-        {
-            letters = MirrorPair::allowed(run.letters[m.early], letters);
-        }
+        let mut letters =
+            MirrorPair::letters_at(run.mirror, p, &run.letters, run.cells[self.order.cell(p)]);
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;

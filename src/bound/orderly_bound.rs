@@ -72,11 +72,15 @@ pub struct MirrorPair {
 }
 
 impl MirrorPair {
-    /// The letters of `letters` that the cell at position `late` may take when `early`
-    /// holds `early_letter`: those not below it.
+    /// The letters of `letters` that the cell at position `p` may take, with the letters
+    /// fixed so far in `fixed` (by cell): at the pair's late position, those not below the
+    /// early cell's letter; elsewhere, or without a pair, all of them.
     #[inline]
-    pub fn allowed(early_letter: u8, letters: u32) -> u32 {
-        letters & !((1u32 << early_letter) - 1)
+    pub fn letters_at(pair: Option<MirrorPair>, p: usize, fixed: &[u8], letters: u32) -> u32 {
+        match pair {
+            Some(m) if m.late == p => letters & !((1u32 << fixed[m.early]) - 1),
+            _ => letters,
+        }
     }
 }
 
@@ -196,12 +200,7 @@ impl<'a> OrderlyBound<'a> {
         for (len, s) in lens.iter_mut().zip(&self.stacks[p + 1..]) {
             *len = s.len() as u32;
         }
-        let mut letters = self.cells[cell];
-        if let Some(m) = self.mirror
-            && m.late == p
-        {
-            letters = MirrorPair::allowed(self.letters[m.early], letters);
-        }
+        let mut letters = MirrorPair::letters_at(self.mirror, p, &self.letters, self.cells[cell]);
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
