@@ -132,18 +132,18 @@ impl BreakOutcome {
         self.nodes += other.nodes;
         self.peak_bytes = self.peak_bytes.max(other.peak_bytes);
         self.seconds += other.seconds;
-        if self.eliminated.len() < other.eliminated.len() {
-            self.eliminated.resize(other.eliminated.len(), 0);
-        }
-        for (a, b) in self.eliminated.iter_mut().zip(&other.eliminated) {
-            *a += b;
-        }
-        if self.merged.len() < other.merged.len() {
-            self.merged.resize(other.merged.len(), 0);
-        }
-        for (a, b) in self.merged.iter_mut().zip(&other.merged) {
-            *a += b;
-        }
+        add_counts(&mut self.eliminated, &other.eliminated);
+        add_counts(&mut self.merged, &other.merged);
+    }
+}
+
+/// Adds `other` to `counts` index by index, lengthening `counts` if `other` is longer.
+fn add_counts(counts: &mut Vec<u64>, other: &[u64]) {
+    if counts.len() < other.len() {
+        counts.resize(other.len(), 0);
+    }
+    for (a, b) in counts.iter_mut().zip(other) {
+        *a += b;
     }
 }
 

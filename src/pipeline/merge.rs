@@ -428,7 +428,7 @@ mod tests {
     use crate::solve::Scoring;
 
     fn record(outcome: &BreakOutcome) -> ClassRecord {
-        super::super::breakrun::record(7, None, outcome, false)
+        crate::pipeline::breakrun::record(7, None, outcome, false)
     }
 
     /// An audit of a mirror class accepts a record of either breaker (one board of each
