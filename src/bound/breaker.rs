@@ -159,6 +159,9 @@ pub struct TopSplitHooks<'a> {
 /// Breaks classes of one size, word list and scoring.
 pub struct ClassBreaker<'d> {
     trie: Trie<'d>,
+    /// The nodes of `trie` laid out depth first ([`Trie::depth_first`]), which the tree
+    /// builder walks: 0.95 of the time of a 3x3 class whose build is most of its work.
+    class_trie: Vec<u32>,
     geometry: Geometry,
     order: CellOrder,
     scoring: Scoring,
@@ -284,6 +287,7 @@ impl<'d> ClassBreaker<'d> {
             .collect();
         ClassBreaker {
             trie,
+            class_trie: trie.depth_first(),
             geometry,
             order,
             scoring,
@@ -392,8 +396,9 @@ impl<'d> ClassBreaker<'d> {
             .expect("no limit on paths")
     }
 
-    fn builder(&self) -> TreeBuilder<'_, 'd> {
-        TreeBuilder::new(self.trie, &self.geometry, &self.order, &self.word_points)
+    fn builder(&self) -> TreeBuilder<'_, '_> {
+        let trie = Trie::new(&self.class_trie, self.trie.raw_word_len());
+        TreeBuilder::new(trie, &self.geometry, &self.order, &self.word_points)
     }
 
     /// Finds every board of `class` that might score at least the threshold.

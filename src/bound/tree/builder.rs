@@ -118,7 +118,8 @@ struct PathWalk<'w, K> {
 
 /// The number of leading indices in `0..n` for which `holds` is true, given that it is true
 /// for a prefix and false after: probes 1, 2, 4, … then bisects the last step, so a short
-/// prefix costs a few nearby probes (the groups split off the sorted paths are mostly short).
+/// prefix costs a few nearby probes (a forward search through sorted paths mostly moves a
+/// short way).
 fn prefix_len(n: usize, holds: impl Fn(usize) -> bool) -> usize {
     let mut step = 1;
     while step < n && holds(step) {
@@ -136,6 +137,123 @@ fn prefix_len(n: usize, holds: impl Fn(usize) -> bool) -> usize {
         }
     }
     lo
+}
+
+/// One level of the route [`TreeBuilder::build_sorted`] keeps open: the choice node that
+/// leads into it (none at the root) and the sum node under that choice's latest letter.
+#[derive(Clone, Copy)]
+struct OpenLevel {
+    /// The sum node: its points so far, and its closed choice children, last position first
+    /// (the order a sorted pass closes them in), and their positions as a mask.
+    points: u64,
+    positions: u32,
+    kids: [Child; MAX_TREE_CELLS],
+    kid_count: usize,
+    /// The choice node above the sum: its position, its letters so far (the last one is the
+    /// open sum's), and its closed sum children in letter order.
+    pos: usize,
+    letters: u32,
+    letter_kids: [Child; 26],
+    letter_count: usize,
+}
+
+/// The open route of [`TreeBuilder::build_sorted`]: levels `0..=depth`, level 0 the root.
+struct OpenRoute {
+    levels: Vec<OpenLevel>,
+    depth: usize,
+}
+
+impl OpenRoute {
+    fn new(cells: usize) -> OpenRoute {
+        let empty = OpenLevel {
+            points: 0,
+            positions: 0,
+            kids: [Child::default(); MAX_TREE_CELLS],
+            kid_count: 0,
+            pos: 0,
+            letters: 0,
+            letter_kids: [Child::default(); 26],
+            letter_count: 0,
+        };
+        OpenRoute {
+            levels: vec![empty; cells + 1],
+            depth: 0,
+        }
+    }
+
+    fn add_points(&mut self, points: u32) {
+        self.levels[self.depth].points += points as u64;
+    }
+
+    /// Opens the next level: a choice at `pos` (or the open one's next letter, if the
+    /// level's choice is still open at that position) and the sum under `letter`.
+    fn open(&mut self, pos: usize, letter: u8) {
+        self.depth += 1;
+        let level = &mut self.levels[self.depth];
+        if level.letters == 0 {
+            level.pos = pos;
+        }
+        debug_assert_eq!(level.pos, pos);
+        level.letters |= 1 << letter;
+    }
+
+    /// Closes the sum at `d` into the choice above it.
+    fn close_sum(&mut self, d: usize, arena: &mut Arena) {
+        let level = &mut self.levels[d];
+        level.kids[..level.kid_count].reverse();
+        let child = arena.push_sum(
+            sat(level.points),
+            level.positions,
+            &level.kids[..level.kid_count],
+        );
+        level.points = 0;
+        level.positions = 0;
+        level.kid_count = 0;
+        level.letter_kids[level.letter_count] = child;
+        level.letter_count += 1;
+    }
+
+    /// Closes the choice at `d` (its sums all closed) into the sum at `d - 1`.
+    fn close_choice(&mut self, d: usize, arena: &mut Arena) {
+        let level = &mut self.levels[d];
+        let child = arena.push_choice(
+            level.pos,
+            level.letters,
+            &level.letter_kids[..level.letter_count],
+        );
+        let pos = level.pos;
+        level.letters = 0;
+        level.letter_count = 0;
+        let parent = &mut self.levels[d - 1];
+        parent.kids[parent.kid_count] = child;
+        parent.kid_count += 1;
+        parent.positions |= 1 << pos;
+    }
+
+    /// Closes the route below level `keep`; if `keep_choice`, the choice at `keep + 1`
+    /// stays open (only its sum is closed) for a next letter.
+    fn close_to(&mut self, keep: usize, keep_choice: bool, arena: &mut Arena) {
+        while self.depth > keep {
+            let d = self.depth;
+            self.close_sum(d, arena);
+            if !(keep_choice && d == keep + 1) {
+                self.close_choice(d, arena);
+            }
+            self.depth -= 1;
+        }
+    }
+
+    /// Closes the root (the route closed to level 0 first).
+    fn close_root(&mut self, arena: &mut Arena) -> Child {
+        debug_assert_eq!(self.depth, 0);
+        let level = &mut self.levels[0];
+        level.kids[..level.kid_count].reverse();
+        arena.push_sum(
+            sat(level.points),
+            level.positions,
+            &level.kids[..level.kid_count],
+        )
+    }
 }
 
 impl<'a, 'd> TreeBuilder<'a, 'd> {
@@ -291,7 +409,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
                 let letter = cells[cell].trailing_zeros() as u128 + 1;
                 self.drop_redundant(paths, word_cells, letter, self.order.pos(cell));
             }
-            self.build_sum(paths, 0, arena).node
+            self.build_sorted(paths, arena).node
         });
         if paths.capacity() > KEEP_PATHS {
             *paths = Vec::new();
@@ -414,67 +532,61 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         });
     }
 
-    /// Mask of the key bits for positions `p..`.
-    fn tail_mask(&self, p: usize) -> u128 {
-        let bits = 5 * (self.order.len() - p) as u32;
-        if bits >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << bits) - 1
+    /// Builds the tree of `paths` (sorted and de-duplicated) in one pass and returns its
+    /// root. A path's key spells its route down the tree, one choice node and the sum under
+    /// its letter per choice, position by position; sorted keys meet the paths of each node
+    /// in one run. The route of the previous path is kept open ([`OpenRoute`]): each path
+    /// closes it below the first position where the two keys differ (pushing those nodes,
+    /// children before parents, now that no later path reaches them) and opens its own
+    /// route from there. (Replaced a recursive build that split the sorted paths into
+    /// groups by searching: 0.52 → 0.35 s on a 3x3 class of 4.8 million paths.)
+    fn build_sorted<K: PathKey>(&self, paths: &[K], arena: &mut Arena) -> Child {
+        let n = self.order.len();
+        let mut route = OpenRoute::new(n);
+        // Bit 0 of each position's 5-bit field.
+        let ones = (0..n).fold(0u128, |m, p| m | 1 << self.shift(p));
+        let used = |c: u128| (c | c >> 1 | c >> 2 | c >> 3 | c >> 4) & ones;
+        let mut prev: Option<u128> = None;
+        // Invariant: the route open is that of `prev`, the last path added, and every node
+        // made so far lies off it and below it, complete.
+        for path in paths {
+            let c = path.choices();
+            // The first position at which this path leaves the open route, and how many of
+            // the route's choices it keeps.
+            let from_bit = match prev {
+                None => 128,
+                Some(old) => {
+                    let x = old ^ c;
+                    if x != 0 {
+                        let bit = 127 - x.leading_zeros();
+                        let sh = bit - bit % 5;
+                        let keep = (used(c) >> (sh + 5)).count_ones() as usize;
+                        let was = (old >> sh) & 31;
+                        route.close_to(keep, was != 0, arena);
+                        sh + 5
+                    } else {
+                        0
+                    }
+                }
+            };
+            // Open the path's choices from the first one where it differs.
+            let mut rest = if from_bit >= 128 {
+                c
+            } else {
+                c & ((1u128 << from_bit) - 1)
+            };
+            while rest != 0 {
+                let bit = 127 - rest.leading_zeros();
+                let sh = bit - bit % 5;
+                let letter = ((c >> sh) & 31) as u8 - 1;
+                rest &= !(31u128 << sh);
+                route.open(n - 1 - (sh / 5) as usize, letter);
+            }
+            route.add_points(path.points(self.word_points));
+            prev = Some(c);
         }
-    }
-
-    /// Builds the sum node for `paths`, which agree on positions before `p`.
-    ///
-    /// All paths share their choices before `p`, so sorted paths are sorted by their tails
-    /// (`choices & tail_mask(p)`), and each group below is a range of tails found by search:
-    /// the paths ending here have tail 0; the paths whose first choice at or after `p` is at
-    /// position `q` have tails in `[1 << shift(q), 1 << (shift(q) + 5))`. The groups
-    /// are found from the last path down (top position first, as the sum node stores them),
-    /// each from the first choice of its last path, so there is one search per child.
-    fn build_sum<K: PathKey>(&self, paths: &[K], p: usize, arena: &mut Arena) -> Child {
-        let tail = self.tail_mask(p);
-        let ends = prefix_len(paths.len(), |i| paths[i].choices() & tail == 0);
-        let points = paths[..ends]
-            .iter()
-            .fold(0u64, |acc, k| acc + k.points(self.word_points) as u64);
-        let mut children = [Child::default(); MAX_TREE_CELLS];
-        let mut n = 0;
-        let mut positions = 0u32;
-        let mut hi = paths.len();
-        // Invariant: `paths[hi..]` are grouped into `children[..n]`; `paths[ends..hi]` all
-        // have a choice at or after `p`, so a non-zero tail.
-        while hi > ends {
-            let top = 127 - (paths[hi - 1].choices() & tail).leading_zeros();
-            let q = self.order.len() - 1 - (top / 5) as usize;
-            let floor = 1u128 << self.shift(q);
-            let lo = hi - prefix_len(hi - ends, |i| paths[hi - 1 - i].choices() & tail >= floor);
-            children[n] = self.build_choice(&paths[lo..hi], q, arena);
-            positions |= 1 << q;
-            n += 1;
-            hi = lo;
-        }
-        arena.push_sum(sat(points), positions, &children[..n])
-    }
-
-    /// Builds the choice node at position `q` for `paths`, which all use that position (and
-    /// agree before it), so they are sorted by the letter there.
-    fn build_choice<K: PathKey>(&self, paths: &[K], q: usize, arena: &mut Arena) -> Child {
-        let shift = self.shift(q);
-        let letter = |k: K| ((k.choices() >> shift) & 31) as u8 - 1;
-        let mut mask = 0u32;
-        let mut children = [Child::default(); 26];
-        let mut n = 0;
-        let mut i = 0;
-        while i < paths.len() {
-            let l = letter(paths[i]);
-            let j = i + prefix_len(paths.len() - i, |d| letter(paths[i + d]) == l);
-            mask |= 1 << l;
-            children[n] = self.build_sum(&paths[i..j], q + 1, arena);
-            n += 1;
-            i = j;
-        }
-        arena.push_choice(q, mask, &children[..n])
+        route.close_to(0, false, arena);
+        route.close_root(arena)
     }
 }
 
