@@ -69,6 +69,36 @@ impl PathKey for PackedPath {
     }
 }
 
+/// Bits of a word id in a [`SmallPath`].
+const SMALL_WORD_BITS: u32 = 19;
+/// The most cells whose choices fit a [`SmallPath`] beside the word: 9, a 3x3 board.
+const SMALL_CELLS: usize = ((64 - SMALL_WORD_BITS) / 5) as usize;
+
+/// A path in one `u64`, `choices | word id`, for boards of up to [`SMALL_CELLS`] cells and
+/// fewer than `1 << SMALL_WORD_BITS` words: half the bytes of a [`PackedPath`] to collect,
+/// sort and read (a 3x3 class's build is most of its time); the points are looked up by
+/// word id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct SmallPath(u64);
+
+impl PathKey for SmallPath {
+    fn new(choices: u128, word: u32, _: u32) -> Self {
+        SmallPath((choices as u64) << SMALL_WORD_BITS | word as u64)
+    }
+    fn choices(self) -> u128 {
+        (self.0 >> SMALL_WORD_BITS) as u128
+    }
+    fn points(self, word_points: &[u32]) -> u32 {
+        word_points[self.word() as usize]
+    }
+    fn word(self) -> u32 {
+        self.0 as u32 & ((1 << SMALL_WORD_BITS) - 1)
+    }
+    fn with_choices(self, choices: u128) -> Self {
+        SmallPath((choices as u64) << SMALL_WORD_BITS | self.0 & ((1 << SMALL_WORD_BITS) - 1))
+    }
+}
+
 /// A path for boards of any size up to [`MAX_TREE_CELLS`] cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct WidePath(u128, u32);
@@ -95,6 +125,7 @@ impl PathKey for WidePath {
 /// from one class to the next.
 #[derive(Default, Debug)]
 pub struct PathBuffers {
+    small: Vec<SmallPath>,
     packed: Vec<PackedPath>,
     wide: Vec<WidePath>,
 }
@@ -360,7 +391,9 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         let packs = self.order.len() <= PACKED_CELLS
             && self.trie.word_count() < 1 << WORD_BITS
             && self.word_points.iter().all(|&p| p < 1 << POINTS_BITS);
-        if packs {
+        if self.order.len() <= SMALL_CELLS && self.trie.word_count() < 1 << SMALL_WORD_BITS {
+            self.build_with(class, forced, limit, arena, &mut buffers.small)
+        } else if packs {
             self.build_with(class, forced, limit, arena, &mut buffers.packed)
         } else {
             self.build_with(class, forced, limit, arena, &mut buffers.wide)
@@ -596,10 +629,11 @@ mod tests {
     use crate::board::Size;
     use crate::dict::Dictionary;
 
-    /// Both path layouts build the same tree, word for word: the packed one is what classes
-    /// of up to 19 cells use, the wide one what larger boards (and large points) fall back on.
+    /// Every path layout builds the same tree, word for word: the small one is what classes
+    /// of up to 9 cells use, the packed one up to 19 cells, the wide one what larger boards
+    /// (and large points) fall back on.
     #[test]
-    fn packed_and_wide_paths_build_the_same_tree() {
+    fn small_packed_and_wide_paths_build_the_same_tree() {
         let dict = Dictionary::enable2k();
         for (size, class) in [
             (
@@ -628,6 +662,14 @@ mod tests {
                 assert_eq!((a, packed.created()), (b, wide.created()), "{class}");
                 assert_eq!(packed.raw_words(), wide.raw_words(), "{class}");
                 assert!(packed.bound(a) > 0, "{class}");
+                if size.cells() <= SMALL_CELLS {
+                    let mut small = Arena::new();
+                    let c = builder
+                        .build_with(&class, 0, usize::MAX, &mut small, &mut buffers.small)
+                        .unwrap();
+                    assert_eq!((c, small.created()), (a, packed.created()), "{class}");
+                    assert_eq!(small.raw_words(), packed.raw_words(), "{class}");
+                }
                 // The limit is exact: the least limit that builds is the class's path
                 // count, and it builds the same tree; one less builds nothing.
                 let build = |limit: usize| {
