@@ -2,6 +2,7 @@
 //! by the cell order, de-duplicated by cell set, turned into nodes of an [`Arena`].
 
 use super::arena::{Arena, Child, sat};
+use super::atoms::{AtomTrie, WordLetters, atoms_of};
 use super::order::CellOrder;
 use super::{MAX_TREE_CELLS, SumId};
 use crate::board::Geometry;
@@ -19,6 +20,9 @@ pub struct TreeBuilder<'a, 'd> {
     /// leaves out the word paths that another path of the same word makes redundant
     /// ([`TreeBuilder::dropping_redundant_paths`]).
     word_cells: Option<&'a [u8]>,
+    /// When set: collect a class's paths over this tree of its atoms
+    /// ([`TreeBuilder::by_atoms`]) instead of the word list's letters.
+    atoms: Option<(&'a AtomTrie, &'a WordLetters)>,
 }
 
 /// One word path: its choices packed by position (5 bits each, `letter + 1`, position 0 in
@@ -145,6 +149,14 @@ struct PathWalk<'w, K> {
     keep: u128,
     limit: usize,
     paths: &'w mut Vec<K>,
+}
+
+/// What a walk over an [`AtomTrie`] reads: the tree, the words' letters and the atoms of
+/// each cell.
+struct AtomWalk<'w> {
+    atoms: &'w AtomTrie,
+    letters: &'w WordLetters,
+    cell_atoms: &'w [u32; MAX_TREE_CELLS],
 }
 
 /// The number of leading indices in `0..n` for which `holds` is true, given that it is true
@@ -309,6 +321,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             order,
             word_points,
             word_cells: None,
+            atoms: None,
         }
     }
 
@@ -349,6 +362,19 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     pub fn dropping_redundant_paths(mut self, word_cells: &'a [u8]) -> TreeBuilder<'a, 'd> {
         assert_eq!(word_cells.len(), self.trie.word_count(), "cells per word");
         self.word_cells = Some(word_cells);
+        self
+    }
+
+    /// Collects the paths of the classes whose atoms ([`atoms_of`]) are `atoms`' by walking
+    /// `atoms` (the same paths, found a group of letters at a time); `letters` spells the
+    /// builder's word list. Other classes are collected letter by letter as before.
+    pub fn by_atoms(
+        mut self,
+        atoms: &'a AtomTrie,
+        letters: &'a WordLetters,
+    ) -> TreeBuilder<'a, 'd> {
+        assert_eq!(letters.len(), self.trie.word_count(), "letters per word");
+        self.atoms = Some((atoms, letters));
         self
     }
 
@@ -455,6 +481,11 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     /// if it stopped at the walk's limit.
     fn collect_all<K: PathKey>(&self, walk: &mut PathWalk<'_, K>) -> bool {
         walk.paths.clear();
+        if let Some((atoms, letters)) = self.atoms
+            && atoms.atoms() == atoms_of(walk.cells)
+        {
+            return self.collect_all_atoms(walk, atoms, letters);
+        }
         let root = self.trie.root();
         let root_mask = self.trie.child_mask(root);
         for (cell, &set) in walk.cells.iter().enumerate() {
@@ -465,6 +496,101 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
                 let node = self.trie.child_unchecked_letter(root, root_mask, l);
                 let key = (l as u128 + 1) << walk.shifts[cell];
                 if !self.collect(walk, cell, node, 1 << cell, key) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// [`TreeBuilder::collect_all`] over `atoms`, the tree of the walk's class's atoms.
+    fn collect_all_atoms<K: PathKey>(
+        &self,
+        walk: &mut PathWalk<'_, K>,
+        atoms: &AtomTrie,
+        letters: &WordLetters,
+    ) -> bool {
+        // The atoms that each cell's letter set holds (whole: a cell's set is a union of
+        // atoms).
+        let mut cell_atoms = [0u32; MAX_TREE_CELLS];
+        for (c, &set) in walk.cells.iter().enumerate() {
+            for (a, &atom) in atoms.atoms().iter().enumerate() {
+                if set & atom != 0 {
+                    cell_atoms[c] |= 1 << a;
+                }
+            }
+        }
+        let root = atoms.root();
+        let mut route = [0u8; MAX_TREE_CELLS];
+        for cell in 0..walk.cells.len() {
+            let mask = atoms.mask(root);
+            let mut next = cell_atoms[cell] & mask;
+            while next != 0 {
+                let a = next.trailing_zeros();
+                next &= next - 1;
+                route[0] = cell as u8;
+                let at = AtomWalk {
+                    atoms,
+                    letters,
+                    cell_atoms: &cell_atoms,
+                };
+                if !self.collect_atoms(walk, &at, &mut route, 1, atoms.child(root, a), 1 << cell) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Records every word path whose cells begin with `route[..len]` (cells `used`) and whose
+    /// atoms spell `node`'s path; false once there would be more than the walk's limit.
+    fn collect_atoms<K: PathKey>(
+        &self,
+        walk: &mut PathWalk<'_, K>,
+        at: &AtomWalk<'_>,
+        route: &mut [u8; MAX_TREE_CELLS],
+        len: usize,
+        node: u32,
+        used: u64,
+    ) -> bool {
+        // Every word of these atoms lies on the route: each cell holds its letter's atom.
+        for &w in at.atoms.words(node) {
+            if walk.paths.len() >= walk.limit {
+                return false;
+            }
+            let key = at
+                .letters
+                .word(w)
+                .iter()
+                .zip(&route[..len])
+                .fold(0u128, |k, (&l, &c)| {
+                    k | (l as u128 + 1) << walk.shifts[c as usize]
+                });
+            walk.paths
+                .push(K::new(key & walk.keep, w, self.word_points[w as usize]));
+        }
+        let mask = at.atoms.mask(node);
+        if mask == 0 {
+            return true;
+        }
+        let cell = route[len - 1] as usize;
+        let mut next = self.geometry.neighbor_mask(cell) & !used;
+        while next != 0 {
+            let n = next.trailing_zeros() as usize;
+            next &= next - 1;
+            let mut here = at.cell_atoms[n] & mask;
+            while here != 0 {
+                let a = here.trailing_zeros();
+                here &= here - 1;
+                route[len] = n as u8;
+                if !self.collect_atoms(
+                    walk,
+                    at,
+                    route,
+                    len + 1,
+                    at.atoms.child(node, a),
+                    used | 1 << n,
+                ) {
                     return false;
                 }
             }
@@ -700,6 +826,92 @@ mod tests {
                 assert_eq!(c, Some(a), "{class}");
                 assert_eq!(at_limit.raw_words(), packed.raw_words(), "{class}");
             }
+        }
+    }
+
+    /// Collecting by atoms builds the same tree as collecting letter by letter, word for
+    /// word, on classes of buckets, of random letter sets (many atoms), with whole cells and
+    /// with a forced cell, and the limit counts the same paths.
+    #[test]
+    fn paths_by_atoms_build_the_same_tree() {
+        let dict = Dictionary::enable2k();
+        let letters = WordLetters::new(dict.trie());
+        let mut classes = vec![
+            (
+                "3x3",
+                "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz".to_string(),
+                0u64,
+            ),
+            ("3x4", "st ae rl pl ae st ei nr sd ae rt qu".to_string(), 0),
+            ("2x2", "abcdefghijklmnopqrstuvwxyz e s t".to_string(), 0),
+            (
+                "3x3",
+                "abcdefghijklmnopqrstuvwxyz aeijou e hklnrsty aeijou bcdfgmpqvwxz abcdefghijklmnopqrstuvwxyz hklnrsty abcdefghijklmnopqrstuvwxyz".to_string(),
+                1 << 2,
+            ),
+        ];
+        // Random letter sets: letters fall into many atoms.
+        let mut state = 12345u64;
+        for _ in 0..6 {
+            let mut sets = Vec::new();
+            for _ in 0..9 {
+                let mut set = String::new();
+                for l in b'a'..=b'z' {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    if state >> 61 == 0 {
+                        set.push(l as char);
+                    }
+                }
+                if set.is_empty() {
+                    set.push('e');
+                }
+                sets.push(set);
+            }
+            classes.push(("3x3", sets.join(" "), 0));
+        }
+        for (size, class, forced) in classes {
+            let size: Size = size.parse().unwrap();
+            let geometry = Geometry::new(size);
+            let order = CellOrder::centre_first(&geometry);
+            let class = BoardClass::parse(size, &class).unwrap();
+            let points = TreeBuilder::word_points(dict.trie(), Scoring::Standard);
+            let atoms = AtomTrie::new(&letters, &atoms_of(class.cells()), size.cells());
+            let by_letter = TreeBuilder::new(dict.trie(), &geometry, &order, &points);
+            let by_atom = TreeBuilder::new(dict.trie(), &geometry, &order, &points)
+                .by_atoms(&atoms, &letters);
+            let build = |builder: &TreeBuilder<'_, '_>, limit: usize| {
+                let mut arena = Arena::new();
+                let root = builder.build_limited(
+                    &class,
+                    forced,
+                    limit,
+                    &mut arena,
+                    &mut PathBuffers::default(),
+                );
+                (root, arena)
+            };
+            let (a, mut letter_arena) = build(&by_letter, usize::MAX);
+            let (b, atom_arena) = build(&by_atom, usize::MAX);
+            assert_eq!(a, b, "{class}");
+            assert_eq!(letter_arena.raw_words(), atom_arena.raw_words(), "{class}");
+            assert_eq!(letter_arena.created(), atom_arena.created(), "{class}");
+            assert!(letter_arena.peak_bytes() > 0, "{class}");
+            // The same number of paths before de-duplication: the least limit that builds.
+            let least = |builder: &TreeBuilder<'_, '_>| {
+                let (mut fails, mut builds) = (0, 1 << 24);
+                while builds - fails > 1 {
+                    let mid = (fails + builds) / 2;
+                    if build(builder, mid).0.is_some() {
+                        builds = mid;
+                    } else {
+                        fails = mid;
+                    }
+                }
+                builds
+            };
+            assert_eq!(least(&by_letter), least(&by_atom), "{class}");
         }
     }
 

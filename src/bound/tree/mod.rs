@@ -49,10 +49,12 @@
 //! the branch that made it is finished.
 
 mod arena;
+mod atoms;
 mod builder;
 mod order;
 
 pub use arena::{Arena, Mark};
+pub use atoms::{AtomTrie, WordLetters, atoms_of};
 pub use builder::{PathBuffers, TreeBuilder};
 pub use order::{CellOrder, CellOrderError};
 

@@ -1,0 +1,276 @@
+//! The word list by groups of letters that a class cannot tell apart, for collecting its word
+//! paths a group at a time instead of a letter at a time.
+//!
+//! Two letters that lie in exactly the same cells of a class (an *atom*: for a class of
+//! buckets, a bucket) are interchangeable for finding where words lie: a walk over the
+//! cells spells a word exactly when each cell's letter set holds the word's letter there,
+//! and that depends only on each letter's atom. An [`AtomTrie`] is the word list's prefix
+//! tree over atoms, every word kept at the node of its atom sequence; a walk over the cells
+//! then visits one node per walk and atom sequence (a few) instead of one per walk and
+//! letter sequence (many), and reads off the words of each node it reaches.
+
+use crate::dict::Trie;
+
+/// Atom index of a letter that lies in no cell: no word with it lies on the class.
+const NO_ATOM: u8 = u8::MAX;
+
+/// The letters of every word of a word list, by word id (as the trie spells them: `qu` one
+/// letter).
+#[derive(Debug)]
+pub struct WordLetters {
+    letters: Vec<u8>,
+    /// `letters[start[w]..start[w + 1]]` are word `w`'s.
+    start: Vec<u32>,
+}
+
+impl WordLetters {
+    /// The words of `trie`.
+    pub fn new(trie: Trie<'_>) -> WordLetters {
+        let mut spelled: Vec<Vec<u8>> = vec![Vec::new(); trie.word_count()];
+        let mut prefix = Vec::new();
+        Self::walk(trie, trie.root(), &mut prefix, &mut spelled);
+        let mut letters = Vec::new();
+        let mut start = Vec::with_capacity(spelled.len() + 1);
+        for w in &spelled {
+            start.push(letters.len() as u32);
+            letters.extend_from_slice(w);
+        }
+        start.push(letters.len() as u32);
+        WordLetters { letters, start }
+    }
+
+    fn walk(trie: Trie<'_>, node: u32, prefix: &mut Vec<u8>, spelled: &mut [Vec<u8>]) {
+        if let Some(w) = trie.word(node) {
+            spelled[w as usize] = prefix.clone();
+        }
+        let mask = trie.child_mask(node);
+        for l in (0..26u8).filter(|l| mask & 1 << l != 0) {
+            prefix.push(l);
+            Self::walk(
+                trie,
+                trie.child_unchecked_letter(node, mask, l),
+                prefix,
+                spelled,
+            );
+            prefix.pop();
+        }
+    }
+
+    /// Word `w`'s letters.
+    #[inline]
+    pub fn word(&self, w: u32) -> &[u8] {
+        &self.letters[self.start[w as usize] as usize..self.start[w as usize + 1] as usize]
+    }
+
+    /// Number of words.
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The atoms of a class: its letters grouped by the set of cells that hold them (letters in
+/// no cell left out), as letter masks in the order of their lowest letter.
+pub fn atoms_of(cells: &[u32]) -> Vec<u32> {
+    let mut atoms: Vec<(u64, u32)> = Vec::new();
+    for l in 0..26 {
+        let holders = cells
+            .iter()
+            .enumerate()
+            .filter(|(_, set)| *set & 1 << l != 0)
+            .fold(0u64, |m, (c, _)| m | 1 << c);
+        if holders == 0 {
+            continue;
+        }
+        match atoms.iter_mut().find(|(h, _)| *h == holders) {
+            Some((_, letters)) => *letters |= 1 << l,
+            None => atoms.push((holders, 1 << l)),
+        }
+    }
+    atoms.into_iter().map(|(_, letters)| letters).collect()
+}
+
+/// The prefix tree of a word list over the atoms of some class, with the words of at most a
+/// given number of letters whose letters all lie in an atom.
+#[derive(Debug)]
+pub struct AtomTrie {
+    /// The atoms, letter masks (see [`atoms_of`]).
+    atoms: Vec<u32>,
+    /// Node `i`: `[atoms extending it, its first child, start, end]`; its children are
+    /// contiguous in atom order from `first`, and `words[start..end]` are the words whose
+    /// atom sequence ends at it.
+    nodes: Vec<[u32; 4]>,
+    words: Vec<u32>,
+}
+
+impl AtomTrie {
+    /// The tree of the words of `words` of at most `max_len` letters over `atoms` (disjoint
+    /// letter masks).
+    pub fn new(words: &WordLetters, atoms: &[u32], max_len: usize) -> AtomTrie {
+        assert!(
+            atoms.len() < 32 && max_len <= 25,
+            "atoms and length fit a key"
+        );
+        let mut atom_of = [NO_ATOM; 26];
+        for (a, &letters) in atoms.iter().enumerate() {
+            for (l, slot) in atom_of.iter_mut().enumerate() {
+                if letters & 1 << l != 0 {
+                    *slot = a as u8;
+                }
+            }
+        }
+        // Each word's atom sequence as a key, 5 bits an atom (atom + 1) from the top, so
+        // that sorting puts a sequence right before its extensions.
+        let mut keyed: Vec<(u128, u32)> = (0..words.len() as u32)
+            .filter_map(|w| {
+                let letters = words.word(w);
+                if letters.len() > max_len {
+                    return None;
+                }
+                let mut key = 0u128;
+                for (i, &l) in letters.iter().enumerate() {
+                    let a = atom_of[l as usize];
+                    if a == NO_ATOM {
+                        return None;
+                    }
+                    key |= (a as u128 + 1) << (123 - 5 * i);
+                }
+                Some((key, w))
+            })
+            .collect();
+        keyed.sort_unstable();
+        let mut trie = AtomTrie {
+            atoms: atoms.to_vec(),
+            nodes: vec![[0; 4]],
+            words: Vec::with_capacity(keyed.len()),
+        };
+        trie.build(&keyed, 0, 0);
+        trie
+    }
+
+    /// Fills node `at` for `keyed`, the words whose first `depth` atoms spell its path.
+    fn build(&mut self, keyed: &[(u128, u32)], depth: usize, at: usize) {
+        let atom_at = |k: u128| ((k >> (123 - 5 * depth)) & 31) as u32;
+        let ends = keyed.partition_point(|&(k, _)| depth >= 25 || atom_at(k) == 0);
+        let start = self.words.len() as u32;
+        self.words.extend(keyed[..ends].iter().map(|&(_, w)| w));
+        let end = self.words.len() as u32;
+        let rest = &keyed[ends..];
+        // The groups of `rest` by their atom at `depth`, in order.
+        let mut groups = Vec::new();
+        let mut i = 0;
+        while i < rest.len() {
+            let a = atom_at(rest[i].0);
+            let j = i + rest[i..].partition_point(|&(k, _)| atom_at(k) == a);
+            groups.push((a - 1, i, j));
+            i = j;
+        }
+        let first = self.nodes.len() as u32;
+        let mask = groups.iter().fold(0u32, |m, &(a, _, _)| m | 1 << a);
+        self.nodes[at] = [mask, first, start, end];
+        self.nodes.resize(self.nodes.len() + groups.len(), [0; 4]);
+        for (rank, &(_, i, j)) in groups.iter().enumerate() {
+            self.build(&rest[i..j], depth + 1, first as usize + rank);
+        }
+    }
+
+    /// The atoms this tree is over.
+    pub fn atoms(&self) -> &[u32] {
+        &self.atoms
+    }
+
+    /// The root.
+    #[inline]
+    pub fn root(&self) -> u32 {
+        0
+    }
+
+    /// The atoms extending `node`.
+    #[inline]
+    pub fn mask(&self, node: u32) -> u32 {
+        self.nodes[node as usize][0]
+    }
+
+    /// The child of `node` for atom `a`, which must extend it.
+    #[inline]
+    pub fn child(&self, node: u32, a: u32) -> u32 {
+        let [mask, first, _, _] = self.nodes[node as usize];
+        first + (mask & ((1 << a) - 1)).count_ones()
+    }
+
+    /// The words whose atom sequence ends at `node`.
+    #[inline]
+    pub fn words(&self, node: u32) -> &[u32] {
+        let [_, _, start, end] = self.nodes[node as usize];
+        &self.words[start as usize..end as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dict::Dictionary;
+
+    /// Letters are grouped by the cells that hold them; letters in no cell are left out.
+    #[test]
+    fn atoms_group_letters_by_the_cells_that_hold_them() {
+        let set = |s: &str| s.bytes().fold(0u32, |m, b| m | 1 << (b - b'a'));
+        let cells = [set("abc"), set("ab"), set("abcxyz"), set("d")];
+        assert_eq!(
+            atoms_of(&cells),
+            vec![set("ab"), set("c"), set("d"), set("xyz")]
+        );
+        assert_eq!(atoms_of(&[set("aeiou"); 3]), vec![set("aeiou")]);
+    }
+
+    /// Every word of at most the length, all of whose letters lie in atoms, is at the node
+    /// of its atom sequence, and no other word is anywhere.
+    #[test]
+    fn each_word_sits_at_its_atom_sequence() {
+        let dict = Dictionary::enable2k();
+        let letters = WordLetters::new(dict.trie());
+        assert_eq!(letters.len(), dict.trie().word_count());
+        let set = |s: &str| s.bytes().fold(0u32, |m, b| m | 1 << (b - b'a'));
+        let atoms = [set("aeiou"), set("rst"), set("lnbcd")];
+        let tree = AtomTrie::new(&letters, &atoms, 6);
+        let mut found = 0;
+        for w in 0..letters.len() as u32 {
+            let spelled = letters.word(w);
+            let seq: Option<Vec<u32>> = spelled
+                .iter()
+                .map(|&l| {
+                    atoms
+                        .iter()
+                        .position(|&a| a & 1 << l != 0)
+                        .map(|a| a as u32)
+                })
+                .collect();
+            let Some(seq) = seq.filter(|_| spelled.len() <= 6) else {
+                continue;
+            };
+            let mut node = tree.root();
+            for &a in &seq {
+                assert!(tree.mask(node) & 1 << a != 0, "word {w}");
+                node = tree.child(node, a);
+            }
+            assert!(tree.words(node).contains(&w), "word {w}");
+            found += 1;
+        }
+        // Every word in the tree was counted above: the tree holds no other.
+        let mut stack = vec![tree.root()];
+        let mut held = 0;
+        while let Some(node) = stack.pop() {
+            held += tree.words(node).len();
+            let mask = tree.mask(node);
+            for a in (0..atoms.len() as u32).filter(|a| mask & 1 << a != 0) {
+                stack.push(tree.child(node, a));
+            }
+        }
+        assert_eq!(held, found);
+        assert!(found > 100, "the test sees words");
+    }
+}
