@@ -168,9 +168,6 @@ pub struct ClassBreaker<'d> {
     /// buckets has the buckets it uses, a unit tree's forced letter is an atom of its own),
     /// at most [`ATOM_TRIES_KEPT`] of a few MB each.
     atom_tries: Mutex<Vec<Arc<AtomTrie>>>,
-    /// The nodes of `trie` laid out depth first ([`Trie::depth_first`]), which the tree
-    /// builder walks: 0.95 of the time of a 3x3 class whose build is most of its work.
-    class_trie: Vec<u32>,
     geometry: Geometry,
     order: CellOrder,
     scoring: Scoring,
@@ -299,7 +296,6 @@ impl<'d> ClassBreaker<'d> {
             .collect();
         ClassBreaker {
             trie,
-            class_trie: trie.depth_first(),
             word_letters: WordLetters::new(trie),
             atom_tries: Mutex::new(Vec::new()),
             geometry,
@@ -432,9 +428,8 @@ impl<'d> ClassBreaker<'d> {
             .expect("no limit on paths")
     }
 
-    fn builder(&self) -> TreeBuilder<'_, '_> {
-        let trie = Trie::new(&self.class_trie, self.trie.raw_word_len());
-        TreeBuilder::new(trie, &self.geometry, &self.order, &self.word_points)
+    fn builder(&self) -> TreeBuilder<'_, 'd> {
+        TreeBuilder::new(self.trie, &self.geometry, &self.order, &self.word_points)
     }
 
     /// Finds every board of `class` that might score at least the threshold.

@@ -74,8 +74,8 @@ impl<'a> Trie<'a> {
 
     /// The same tree with its nodes laid out depth first (a node's first child's whole
     /// subtree right after the node's group of children), in this module's layout: the same
-    /// words, word ids and children. A walk that goes deep into the tree, as collecting a
-    /// class's word paths does, then reads nearby memory.
+    /// words, word ids and children. A walk that goes deep into the tree, as the solver's
+    /// does ([`crate::solve`]), then reads nearby memory.
     pub fn depth_first(&self) -> Vec<u32> {
         let count = self.node_count();
         let mut nodes = vec![0u32; count * NODE_WORDS];
