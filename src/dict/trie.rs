@@ -7,9 +7,8 @@
 //!   order, so the child for letter `l` is `first + popcount(mask & ((1 << l) - 1))`;
 //! - `word`: `0` when no word ends here, else `1 + word id`.
 //!
-//! Node 0 is the root. Nodes are laid out breadth first ([`Trie::depth_first`] gives a copy
-//! laid out depth first). Word ids number the words in the sorted order of their folded
-//! letters; `word_len[id]` is the spelled length that scores.
+//! Node 0 is the root. Nodes are laid out breadth first. Word ids number the words in the
+//! sorted order of their folded letters; `word_len[id]` is the spelled length that scores.
 
 use super::filter::FilteredWord;
 
@@ -70,42 +69,6 @@ impl<'a> Trie<'a> {
     pub fn word(&self, node: NodeId) -> Option<u32> {
         let w = self.nodes[node as usize * NODE_WORDS + 2];
         w.checked_sub(1)
-    }
-
-    /// The same tree with its nodes laid out depth first (a node's first child's whole
-    /// subtree right after the node's group of children), in this module's layout: the same
-    /// words, word ids and children. A walk that goes deep into the tree, as the solver's
-    /// does ([`crate::solve`]), then reads nearby memory.
-    pub fn depth_first(&self) -> Vec<u32> {
-        let count = self.node_count();
-        let mut nodes = vec![0u32; count * NODE_WORDS];
-        let mut placed = 1u32;
-        // Each entry is a node of this tree and its index in the new one, already placed;
-        // its children are placed when it is popped, after every node placed so far.
-        let mut stack = vec![(self.root(), 0u32)];
-        while let Some((old, new)) = stack.pop() {
-            let mask = self.child_mask(old);
-            let base = new as usize * NODE_WORDS;
-            nodes[base] = mask;
-            nodes[base + 1] = placed;
-            nodes[base + 2] = self.nodes[old as usize * NODE_WORDS + 2];
-            let first = placed;
-            placed += mask.count_ones();
-            // Pushed last letter first, so that the first child's group is placed next.
-            let mut rank = mask.count_ones();
-            let mut rest = mask;
-            while rest != 0 {
-                let l = 31 - rest.leading_zeros();
-                rest &= !(1 << l);
-                rank -= 1;
-                stack.push((
-                    self.child_unchecked_letter(old, mask, l as u8),
-                    first + rank,
-                ));
-            }
-        }
-        debug_assert_eq!(placed as usize, count);
-        nodes
     }
 
     /// The spelled length (counting `qu` as 2) of a word.
@@ -266,46 +229,6 @@ mod tests {
         assert!(t.walk(&l("cx")).is_none());
         let quit = t.word(t.walk(&l("qit")).unwrap()).unwrap();
         assert_eq!(t.word_len(quit), 4);
-    }
-
-    /// The depth-first copy is the same tree: walked side by side from the root, every node
-    /// has the same letters and word, and its nodes follow each first child's subtree.
-    #[test]
-    fn a_depth_first_copy_is_the_same_tree() {
-        let mut list = String::from("cat\ncats\ncar\ndog\nquit\nqat\n");
-        for a in b"abde".iter() {
-            for b in b"aeio".iter() {
-                for c in b"bdrst".iter() {
-                    list.push_str(&format!(
-                        "{}{}{}\n{}{}{}s\n",
-                        *a as char, *b as char, *c as char, *a as char, *b as char, *c as char
-                    ));
-                }
-            }
-        }
-        let buf = TrieBuf::build(&filter_words(&list));
-        let t = buf.view();
-        let nodes = t.depth_first();
-        let d = Trie::new(&nodes, t.raw_word_len());
-        assert_eq!(d.node_count(), t.node_count());
-        let mut stack = vec![(t.root(), d.root())];
-        let mut seen = 0;
-        while let Some((a, b)) = stack.pop() {
-            seen += 1;
-            assert_eq!((t.child_mask(a), t.word(a)), (d.child_mask(b), d.word(b)));
-            let mask = t.child_mask(a);
-            for l in (0..26u8).filter(|l| mask & 1 << l != 0) {
-                stack.push((t.child(a, l).unwrap(), d.child(b, l).unwrap()));
-            }
-        }
-        assert_eq!(seen, t.node_count());
-        // Depth first: the root's children are nodes 1.., and the first child's own
-        // children come right after that group.
-        let root_kids = t.child_mask(0).count_ones();
-        let first = d.child(0, t.child_mask(0).trailing_zeros() as u8).unwrap();
-        assert_eq!(first, 1);
-        let grand = d.child_mask(first).trailing_zeros() as u8;
-        assert_eq!(d.child(first, grand).unwrap(), 1 + root_kids);
     }
 
     /// Arrays that pass every per-node rule but are no tree are refused: a node with two

@@ -29,24 +29,37 @@ impl WalkTrie {
     /// Lays `trie` out anew; `word_points[w]` is the points of word id `w`. `trie` must be a
     /// tree ([`crate::dict::TrieBuf::check`] makes sure of it for a loaded dictionary).
     pub fn new(trie: Trie<'_>, word_points: &[u32]) -> WalkTrie {
-        let relaid = trie.depth_first();
-        let relaid = Trie::new(&relaid, trie.raw_word_len());
-        let count = relaid.node_count();
-        let mut nodes = Vec::with_capacity(count);
+        let count = trie.node_count();
+        let mut nodes = vec![[0u32; 2]; count];
         let mut points = vec![0u32; count];
-        for node in 0..count as NodeId {
-            let mut flags = relaid.child_mask(node);
-            if let Some(w) = relaid.word(node) {
+        let mut placed = 1u32;
+        // Each entry is a node of `trie` and its index here, already placed; its children
+        // are placed when it is popped, after every node placed so far.
+        let mut stack = vec![(trie.root(), 0u32)];
+        while let Some((old, new)) = stack.pop() {
+            let mask = trie.child_mask(old);
+            let mut flags = mask;
+            if let Some(w) = trie.word(old) {
                 flags |= WORD;
-                points[node as usize] = word_points[w as usize];
+                points[new as usize] = word_points[w as usize];
             }
-            // The first child's index: the child for the lowest letter, if any.
-            let first = match flags & LETTERS {
-                0 => 0,
-                mask => relaid.child_unchecked_letter(node, mask, mask.trailing_zeros() as u8),
-            };
-            nodes.push([flags, first]);
+            nodes[new as usize] = [flags, placed];
+            let first = placed;
+            placed += mask.count_ones();
+            // Pushed last letter first, so that the first child's group is placed next.
+            let mut rank = mask.count_ones();
+            let mut rest = mask;
+            while rest != 0 {
+                let l = 31 - rest.leading_zeros();
+                rest &= !(1 << l);
+                rank -= 1;
+                stack.push((
+                    trie.child_unchecked_letter(old, mask, l as u8),
+                    first + rank,
+                ));
+            }
         }
+        debug_assert_eq!(placed as usize, count);
         WalkTrie { nodes, points }
     }
 
