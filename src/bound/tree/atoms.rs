@@ -19,39 +19,33 @@ const NO_ATOM: u8 = u8::MAX;
 #[derive(Debug)]
 pub struct WordLetters {
     letters: Vec<u8>,
-    /// `letters[start[w]..start[w + 1]]` are word `w`'s.
-    start: Vec<u32>,
+    /// `letters[spans[w][0]..spans[w][1]]` are word `w`'s.
+    spans: Vec<[u32; 2]>,
 }
 
 impl WordLetters {
     /// The words of `trie`.
     pub fn new(trie: Trie<'_>) -> WordLetters {
-        let mut spelled: Vec<Vec<u8>> = vec![Vec::new(); trie.word_count()];
+        let mut words = WordLetters {
+            letters: Vec::new(),
+            spans: vec![[0, 0]; trie.word_count()],
+        };
         let mut prefix = Vec::new();
-        Self::walk(trie, trie.root(), &mut prefix, &mut spelled);
-        let mut letters = Vec::new();
-        let mut start = Vec::with_capacity(spelled.len() + 1);
-        for w in &spelled {
-            start.push(letters.len() as u32);
-            letters.extend_from_slice(w);
-        }
-        start.push(letters.len() as u32);
-        WordLetters { letters, start }
+        words.walk(trie, trie.root(), &mut prefix);
+        words
     }
 
-    fn walk(trie: Trie<'_>, node: u32, prefix: &mut Vec<u8>, spelled: &mut [Vec<u8>]) {
+    /// Appends the letters of every word at or below `node`, spelled `prefix` so far.
+    fn walk(&mut self, trie: Trie<'_>, node: u32, prefix: &mut Vec<u8>) {
         if let Some(w) = trie.word(node) {
-            spelled[w as usize] = prefix.clone();
+            let from = self.letters.len() as u32;
+            self.letters.extend_from_slice(prefix);
+            self.spans[w as usize] = [from, self.letters.len() as u32];
         }
         let mask = trie.child_mask(node);
         for l in (0..26u8).filter(|l| mask & 1 << l != 0) {
             prefix.push(l);
-            Self::walk(
-                trie,
-                trie.child_unchecked_letter(node, mask, l),
-                prefix,
-                spelled,
-            );
+            self.walk(trie, trie.child_unchecked_letter(node, mask, l), prefix);
             prefix.pop();
         }
     }
@@ -59,12 +53,13 @@ impl WordLetters {
     /// Word `w`'s letters.
     #[inline]
     pub fn word(&self, w: u32) -> &[u8] {
-        &self.letters[self.start[w as usize] as usize..self.start[w as usize + 1] as usize]
+        let [from, to] = self.spans[w as usize];
+        &self.letters[from as usize..to as usize]
     }
 
     /// Number of words.
     pub fn len(&self) -> usize {
-        self.start.len() - 1
+        self.spans.len()
     }
 
     /// Whether there are none.
@@ -227,8 +222,9 @@ mod tests {
         assert_eq!(atoms_of(&[set("aeiou"); 3]), vec![set("aeiou")]);
     }
 
-    /// Every word of at most the length, all of whose letters lie in atoms, is at the node
-    /// of its atom sequence, and no other word is anywhere.
+    /// Every word's letters spell it, and every word of at most the length, all of whose
+    /// letters lie in atoms, is at the node of its atom sequence, and no other word is
+    /// anywhere.
     #[test]
     fn each_word_sits_at_its_atom_sequence() {
         let dict = Dictionary::enable2k();
@@ -240,6 +236,12 @@ mod tests {
         let mut found = 0;
         for w in 0..letters.len() as u32 {
             let spelled = letters.word(w);
+            // The letters are the word's: they spell it in the word list's tree.
+            let end = dict
+                .trie()
+                .walk(spelled)
+                .expect("a word's letters are a path");
+            assert_eq!(dict.trie().word(end), Some(w));
             let seq: Option<Vec<u32>> = spelled
                 .iter()
                 .map(|&l| {
