@@ -382,9 +382,7 @@ impl<'d> ClassBreaker<'d> {
     /// Builds the orderly tree of a class into `arena` and returns its root.
     pub fn build_tree(&self, class: &BoardClass, arena: &mut Arena) -> SumId {
         let atoms = self.atom_trie(class.cells());
-        self.builder()
-            .by_atoms(&atoms, &self.word_letters)
-            .build(class, arena)
+        self.builder().by_atoms(&atoms).build(class, arena)
     }
 
     /// The atom tree of a class with these cells ([`TreeBuilder::by_atoms`]): made once for
@@ -422,7 +420,7 @@ impl<'d> ClassBreaker<'d> {
         let unit = BoardClass::new(class.size(), cells).expect("a narrowed class");
         let atoms = self.atom_trie(unit.cells());
         self.builder()
-            .by_atoms(&atoms, &self.word_letters)
+            .by_atoms(&atoms)
             .dropping_redundant_paths(&self.word_cells)
             .build_limited(&unit, 1 << top, usize::MAX, arena, buffers)
             .expect("no limit on paths")
@@ -488,16 +486,13 @@ impl<'d> ClassBreaker<'d> {
             mirror: self.mirror_pair(class),
         };
         let atoms = self.atom_trie(class.cells());
-        let whole = self
-            .builder()
-            .by_atoms(&atoms, &self.word_letters)
-            .build_limited(
-                class,
-                0,
-                self.whole_tree_paths,
-                &mut run.arena,
-                &mut buffers,
-            );
+        let whole = self.builder().by_atoms(&atoms).build_limited(
+            class,
+            0,
+            self.whole_tree_paths,
+            &mut run.arena,
+            &mut buffers,
+        );
         let root_bound = whole.map_or(0, |root| run.arena.bound(root));
         let mut total = BreakOutcome {
             root_bound,

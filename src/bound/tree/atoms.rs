@@ -95,11 +95,15 @@ pub fn atoms_of(cells: &[u32]) -> Vec<u32> {
 pub struct AtomTrie {
     /// The atoms, letter masks (see [`atoms_of`]).
     atoms: Vec<u32>,
-    /// Node `i`: `[atoms extending it, its first child, start, end]`; its children are
-    /// contiguous in atom order from `first`, and `words[start..end]` are the words whose
-    /// atom sequence ends at it.
-    nodes: Vec<[u32; 4]>,
+    /// Node `i`: `[atoms extending it, its first child, start, end, spelled]`; its children
+    /// are contiguous in atom order from `first`, `words[start..end]` are the words whose
+    /// atom sequence ends at it, and their letters follow each other in `letters` from
+    /// `spelled` (all as long as the node is deep).
+    nodes: Vec<[u32; 5]>,
     words: Vec<u32>,
+    /// The letters of the words of each node, in `words` order: a walk reads a node's
+    /// words in one run instead of looking each one up by word id (two cache misses a word).
+    letters: Vec<u8>,
 }
 
 impl AtomTrie {
@@ -140,19 +144,24 @@ impl AtomTrie {
         keyed.sort_unstable();
         let mut trie = AtomTrie {
             atoms: atoms.to_vec(),
-            nodes: vec![[0; 4]],
+            nodes: vec![[0; 5]],
             words: Vec::with_capacity(keyed.len()),
+            letters: Vec::new(),
         };
-        trie.build(&keyed, 0, 0);
+        trie.build(words, &keyed, 0, 0);
         trie
     }
 
     /// Fills node `at` for `keyed`, the words whose first `depth` atoms spell its path.
-    fn build(&mut self, keyed: &[(u128, u32)], depth: usize, at: usize) {
+    fn build(&mut self, words: &WordLetters, keyed: &[(u128, u32)], depth: usize, at: usize) {
         let atom_at = |k: u128| ((k >> (123 - 5 * depth)) & 31) as u32;
         let ends = keyed.partition_point(|&(k, _)| depth >= 25 || atom_at(k) == 0);
         let start = self.words.len() as u32;
-        self.words.extend(keyed[..ends].iter().map(|&(_, w)| w));
+        let spelled = self.letters.len() as u32;
+        for &(_, w) in &keyed[..ends] {
+            self.words.push(w);
+            self.letters.extend_from_slice(words.word(w));
+        }
         let end = self.words.len() as u32;
         let rest = &keyed[ends..];
         // The groups of `rest` by their atom at `depth`, in order.
@@ -166,10 +175,10 @@ impl AtomTrie {
         }
         let first = self.nodes.len() as u32;
         let mask = groups.iter().fold(0u32, |m, &(a, _, _)| m | 1 << a);
-        self.nodes[at] = [mask, first, start, end];
-        self.nodes.resize(self.nodes.len() + groups.len(), [0; 4]);
+        self.nodes[at] = [mask, first, start, end, spelled];
+        self.nodes.resize(self.nodes.len() + groups.len(), [0; 5]);
         for (rank, &(_, i, j)) in groups.iter().enumerate() {
-            self.build(&rest[i..j], depth + 1, first as usize + rank);
+            self.build(words, &rest[i..j], depth + 1, first as usize + rank);
         }
     }
 
@@ -193,15 +202,24 @@ impl AtomTrie {
     /// The child of `node` for atom `a`, which must extend it.
     #[inline]
     pub fn child(&self, node: u32, a: u32) -> u32 {
-        let [mask, first, _, _] = self.nodes[node as usize];
+        let [mask, first, ..] = self.nodes[node as usize];
         first + (mask & ((1 << a) - 1)).count_ones()
     }
 
     /// The words whose atom sequence ends at `node`.
     #[inline]
     pub fn words(&self, node: u32) -> &[u32] {
-        let [_, _, start, end] = self.nodes[node as usize];
+        let [_, _, start, end, _] = self.nodes[node as usize];
         &self.words[start as usize..end as usize]
+    }
+
+    /// The letters of the words of `node`, a node `depth` atoms deep: those of its `i`-th word
+    /// ([`AtomTrie::words`]) are the `i`-th chunk of `depth`.
+    #[inline]
+    pub fn spelled(&self, node: u32, depth: usize) -> &[u8] {
+        let [_, _, start, end, spelled] = self.nodes[node as usize];
+        let from = spelled as usize;
+        &self.letters[from..from + (end - start) as usize * depth]
     }
 }
 
@@ -259,7 +277,14 @@ mod tests {
                 assert!(tree.mask(node) & 1 << a != 0, "word {w}");
                 node = tree.child(node, a);
             }
-            assert!(tree.words(node).contains(&w), "word {w}");
+            let at = tree.words(node).iter().position(|&x| x == w);
+            let at = at.unwrap_or_else(|| panic!("word {w} at its sequence"));
+            // The node spells its words with their letters.
+            let spelled = tree
+                .spelled(node, seq.len())
+                .chunks_exact(seq.len())
+                .nth(at);
+            assert_eq!(spelled, Some(letters.word(w)), "word {w}");
             found += 1;
         }
         // Every word in the tree was counted above: the tree holds no other.

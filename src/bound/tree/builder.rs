@@ -2,7 +2,7 @@
 //! by the cell order, de-duplicated by cell set, turned into nodes of an [`Arena`].
 
 use super::arena::{Arena, Child, sat};
-use super::atoms::{AtomTrie, WordLetters, atoms_of};
+use super::atoms::{AtomTrie, atoms_of};
 use super::order::CellOrder;
 use super::{MAX_TREE_CELLS, SumId};
 use crate::board::Geometry;
@@ -22,7 +22,7 @@ pub struct TreeBuilder<'a, 'd> {
     word_cells: Option<&'a [u8]>,
     /// When set: collect a class's paths over this tree of its atoms
     /// ([`TreeBuilder::by_atoms`]) instead of the word list's letters.
-    atoms: Option<(&'a AtomTrie, &'a WordLetters)>,
+    atoms: Option<&'a AtomTrie>,
 }
 
 /// One word path: its choices packed by position (5 bits each, `letter + 1`, position 0 in
@@ -36,6 +36,7 @@ trait PathKey: Copy + Ord + Send {
     fn points(self, word_points: &[u32]) -> u32;
     /// The path's word id.
     fn word(self) -> u32;
+
     /// The same word (and points) with other choices.
     fn with_choices(self, choices: u128) -> Self;
 }
@@ -151,11 +152,9 @@ struct PathWalk<'w, K> {
     paths: &'w mut Vec<K>,
 }
 
-/// What a walk over an [`AtomTrie`] reads: the tree, the words' letters and the atoms of
-/// each cell.
+/// What a walk over an [`AtomTrie`] reads: the tree and the atoms of each cell.
 struct AtomWalk<'w> {
     atoms: &'w AtomTrie,
-    letters: &'w WordLetters,
     cell_atoms: &'w [u32; MAX_TREE_CELLS],
 }
 
@@ -366,15 +365,10 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     }
 
     /// Collects the paths of the classes whose atoms ([`atoms_of`]) are `atoms`' by walking
-    /// `atoms` (the same paths, found a group of letters at a time); `letters` spells the
-    /// builder's word list. Other classes are collected letter by letter as before.
-    pub fn by_atoms(
-        mut self,
-        atoms: &'a AtomTrie,
-        letters: &'a WordLetters,
-    ) -> TreeBuilder<'a, 'd> {
-        assert_eq!(letters.len(), self.trie.word_count(), "letters per word");
-        self.atoms = Some((atoms, letters));
+    /// `atoms` (the same paths, found a group of letters at a time); `atoms` must be built
+    /// from the builder's word list. Other classes are collected letter by letter as before.
+    pub fn by_atoms(mut self, atoms: &'a AtomTrie) -> TreeBuilder<'a, 'd> {
+        self.atoms = Some(atoms);
         self
     }
 
@@ -481,10 +475,10 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     /// if it stopped at the walk's limit.
     fn collect_all<K: PathKey>(&self, walk: &mut PathWalk<'_, K>) -> bool {
         walk.paths.clear();
-        if let Some((atoms, letters)) = self.atoms
+        if let Some(atoms) = self.atoms
             && atoms.atoms() == atoms_of(walk.cells)
         {
-            return self.collect_all_atoms(walk, atoms, letters);
+            return self.collect_all_atoms(walk, atoms);
         }
         let root = self.trie.root();
         let root_mask = self.trie.child_mask(root);
@@ -504,12 +498,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     }
 
     /// [`TreeBuilder::collect_all`] over `atoms`, the tree of the walk's class's atoms.
-    fn collect_all_atoms<K: PathKey>(
-        &self,
-        walk: &mut PathWalk<'_, K>,
-        atoms: &AtomTrie,
-        letters: &WordLetters,
-    ) -> bool {
+    fn collect_all_atoms<K: PathKey>(&self, walk: &mut PathWalk<'_, K>, atoms: &AtomTrie) -> bool {
         // The atoms that each cell's letter set holds (whole: a cell's set is a union of
         // atoms).
         let mut cell_atoms = [0u32; MAX_TREE_CELLS];
@@ -531,7 +520,6 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
                 route[0] = cell as u8;
                 let at = AtomWalk {
                     atoms,
-                    letters,
                     cell_atoms: &cell_atoms,
                 };
                 if !self.collect_atoms(walk, &at, &mut route, 1, atoms.child(root, a), 1 << cell) {
@@ -554,13 +542,12 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         used: u64,
     ) -> bool {
         // Every word of these atoms lies on the route: each cell holds its letter's atom.
-        for &w in at.atoms.words(node) {
+        let spelled = at.atoms.spelled(node, len).chunks_exact(len);
+        for (&w, letters) in at.atoms.words(node).iter().zip(spelled) {
             if walk.paths.len() >= walk.limit {
                 return false;
             }
-            let key = at
-                .letters
-                .word(w)
+            let key = letters
                 .iter()
                 .zip(&route[..len])
                 .fold(0u128, |k, (&l, &c)| {
@@ -751,6 +738,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::atoms::WordLetters;
     use super::*;
     use crate::board::Size;
     use crate::dict::Dictionary;
@@ -879,8 +867,8 @@ mod tests {
             let points = TreeBuilder::word_points(dict.trie(), Scoring::Standard);
             let atoms = AtomTrie::new(&letters, &atoms_of(class.cells()), size.cells());
             let by_letter = TreeBuilder::new(dict.trie(), &geometry, &order, &points);
-            let by_atom = TreeBuilder::new(dict.trie(), &geometry, &order, &points)
-                .by_atoms(&atoms, &letters);
+            let by_atom =
+                TreeBuilder::new(dict.trie(), &geometry, &order, &points).by_atoms(&atoms);
             let build = |builder: &TreeBuilder<'_, '_>, limit: usize| {
                 let mut arena = Arena::new();
                 let root = builder.build_limited(
