@@ -9,6 +9,7 @@ use crate::board::Geometry;
 use crate::bound::class::BoardClass;
 use crate::dict::{NodeId, Trie};
 use crate::solve::Scoring;
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 /// Builds the de-duplicated orderly tree of a class.
 pub struct TreeBuilder<'a, 'd> {
@@ -29,17 +30,73 @@ pub struct TreeBuilder<'a, 'd> {
 /// the most significant used bits, 0 = cell unused or forced) and its word. Sorting paths
 /// sorts them by their choices, then by word.
 trait PathKey: Copy + Ord + Send {
+    /// The integer its choices are packed in.
+    type C: Choices;
     /// The path with `choices` of word `word`, which scores `points`.
-    fn new(choices: u128, word: u32, points: u32) -> Self;
-    fn choices(self) -> u128;
+    fn new(choices: Self::C, word: u32, points: u32) -> Self;
+    fn choices(self) -> Self::C;
     /// The points of the path's word (`word_points` by word id).
     fn points(self, word_points: &[u32]) -> u32;
     /// The path's word id.
     fn word(self) -> u32;
 
     /// The same word (and points) with other choices.
-    fn with_choices(self, choices: u128) -> Self;
+    fn with_choices(self, choices: Self::C) -> Self;
 }
+
+/// The integer a path's choices are packed in: `u64` for boards of up to 9 cells
+/// ([`SmallPath`]), else `u128`. Collecting and splitting paths do their bit arithmetic in
+/// it, so that small boards do not pay for 128-bit shifts and compares.
+trait Choices:
+    Copy
+    + Eq
+    + BitOr<Output = Self>
+    + BitAnd<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    /// No bit set.
+    const ZERO: Self;
+    /// Its width in bits.
+    const BITS: u32;
+    /// `x` as this integer.
+    fn from_u8(x: u8) -> Self;
+    /// The low eight bits.
+    fn low_u8(self) -> u8;
+    /// Leading zero bits.
+    fn leading_zeros(self) -> u32;
+    /// Bits set.
+    fn count_ones(self) -> u32;
+}
+
+macro_rules! choices_in {
+    ($t:ty) => {
+        impl Choices for $t {
+            const ZERO: Self = 0;
+            const BITS: u32 = <$t>::BITS;
+            #[inline(always)]
+            fn from_u8(x: u8) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn low_u8(self) -> u8 {
+                self as u8
+            }
+            #[inline(always)]
+            fn leading_zeros(self) -> u32 {
+                <$t>::leading_zeros(self)
+            }
+            #[inline(always)]
+            fn count_ones(self) -> u32 {
+                <$t>::count_ones(self)
+            }
+        }
+    };
+}
+choices_in!(u64);
+choices_in!(u128);
 
 /// Bits of a word id in a [`PackedPath`].
 const WORD_BITS: u32 = 24;
@@ -56,6 +113,7 @@ const PACKED_CELLS: usize = ((128 - WORD_BITS - POINTS_BITS) / 5) as usize;
 struct PackedPath(u128);
 
 impl PathKey for PackedPath {
+    type C = u128;
     fn new(choices: u128, word: u32, points: u32) -> Self {
         PackedPath(choices << (POINTS_BITS + WORD_BITS) | (points << WORD_BITS | word) as u128)
     }
@@ -87,11 +145,12 @@ const SMALL_CELLS: usize = ((64 - SMALL_WORD_BITS) / 5) as usize;
 struct SmallPath(u64);
 
 impl PathKey for SmallPath {
-    fn new(choices: u128, word: u32, _: u32) -> Self {
-        SmallPath((choices as u64) << SMALL_WORD_BITS | word as u64)
+    type C = u64;
+    fn new(choices: u64, word: u32, _: u32) -> Self {
+        SmallPath(choices << SMALL_WORD_BITS | word as u64)
     }
-    fn choices(self) -> u128 {
-        (self.0 >> SMALL_WORD_BITS) as u128
+    fn choices(self) -> u64 {
+        self.0 >> SMALL_WORD_BITS
     }
     fn points(self, word_points: &[u32]) -> u32 {
         word_points[self.word() as usize]
@@ -99,8 +158,8 @@ impl PathKey for SmallPath {
     fn word(self) -> u32 {
         self.0 as u32 & ((1 << SMALL_WORD_BITS) - 1)
     }
-    fn with_choices(self, choices: u128) -> Self {
-        SmallPath((choices as u64) << SMALL_WORD_BITS | self.0 & ((1 << SMALL_WORD_BITS) - 1))
+    fn with_choices(self, choices: u64) -> Self {
+        SmallPath(choices << SMALL_WORD_BITS | self.0 & ((1 << SMALL_WORD_BITS) - 1))
     }
 }
 
@@ -109,6 +168,7 @@ impl PathKey for SmallPath {
 struct WidePath(u128, u32);
 
 impl PathKey for WidePath {
+    type C = u128;
     fn new(choices: u128, word: u32, _: u32) -> Self {
         WidePath(choices, word)
     }
@@ -144,10 +204,10 @@ const KEEP_PATHS: usize = 1 << 21;
 /// The state of one walk collecting paths: the class's letter sets, each cell's shift in a
 /// path key, the key bits a path keeps (a forced cell's choice is left out), the most paths
 /// to collect, and where they go.
-struct PathWalk<'w, K> {
+struct PathWalk<'w, K: PathKey> {
     cells: &'w [u32],
     shifts: &'w [u32],
-    keep: u128,
+    keep: K::C,
     limit: usize,
     paths: &'w mut Vec<K>,
 }
@@ -434,11 +494,11 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             "a forced cell has one letter"
         );
         let mut shifts = [0u32; MAX_TREE_CELLS];
-        let mut keep = u128::MAX;
+        let mut keep = !K::C::ZERO;
         for (c, shift) in shifts[..cells.len()].iter_mut().enumerate() {
             *shift = self.shift(self.order.pos(c));
             if forced & 1 << c != 0 {
-                keep &= !(31 << *shift);
+                keep = keep & !(K::C::from_u8(31) << *shift);
             }
         }
         let mut walk = PathWalk {
@@ -459,7 +519,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
                 && forced.count_ones() == 1
             {
                 let cell = forced.trailing_zeros() as usize;
-                let letter = cells[cell].trailing_zeros() as u128 + 1;
+                let letter = K::C::from_u8(cells[cell].trailing_zeros() as u8 + 1);
                 self.drop_redundant(paths, word_cells, letter, self.order.pos(cell));
             }
             self.build_sorted(paths, arena).node
@@ -488,7 +548,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
                 let l = letters.trailing_zeros() as u8;
                 letters &= letters - 1;
                 let node = self.trie.child_unchecked_letter(root, root_mask, l);
-                let key = (l as u128 + 1) << walk.shifts[cell];
+                let key = K::C::from_u8(l + 1) << walk.shifts[cell];
                 if !self.collect(walk, cell, node, 1 << cell, key) {
                     return false;
                 }
@@ -550,8 +610,8 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             let key = letters
                 .iter()
                 .zip(&route[..len])
-                .fold(0u128, |k, (&l, &c)| {
-                    k | (l as u128 + 1) << walk.shifts[c as usize]
+                .fold(K::C::ZERO, |k, (&l, &c)| {
+                    k | K::C::from_u8(l + 1) << walk.shifts[c as usize]
                 });
             walk.paths
                 .push(K::new(key & walk.keep, w, self.word_points[w as usize]));
@@ -593,7 +653,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         cell: usize,
         node: NodeId,
         used: u64,
-        key: u128,
+        key: K::C,
     ) -> bool {
         if let Some(w) = self.trie.word(node) {
             if walk.paths.len() >= walk.limit {
@@ -620,7 +680,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
                     n,
                     child,
                     used | 1 << n,
-                    key | (l as u128 + 1) << walk.shifts[n],
+                    key | K::C::from_u8(l + 1) << walk.shifts[n],
                 ) {
                     return false;
                 }
@@ -639,12 +699,13 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         &self,
         paths: &mut Vec<K>,
         word_cells: &[u8],
-        letter: u128,
+        letter: K::C,
         forced: usize,
     ) {
         // Bit 0 of each 5-bit field.
-        let ones = (0..self.order.len()).fold(0u128, |m, p| m | 1 << self.shift(p));
-        let choice_count = |c: u128| ((c | c >> 1 | c >> 2 | c >> 3 | c >> 4) & ones).count_ones();
+        let ones =
+            (0..self.order.len()).fold(K::C::ZERO, |m, p| m | K::C::from_u8(1) << self.shift(p));
+        let choice_count = |c: K::C| ((c | c >> 1 | c >> 2 | c >> 3 | c >> 4) & ones).count_ones();
         let mut drop = vec![false; paths.len()];
         // One position at a time, so that only that position's reduced keys are held: each
         // path that may be redundant and has the forced letter there, with that choice taken
@@ -655,10 +716,10 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             reduced.clear();
             for (i, &path) in paths.iter().enumerate() {
                 let c = path.choices();
-                if (c >> shift) & 31 == letter
+                if (c >> shift) & K::C::from_u8(31) == letter
                     && choice_count(c) == word_cells[path.word() as usize] as u32
                 {
-                    reduced.push((path.with_choices(c & !(31 << shift)), i));
+                    reduced.push((path.with_choices(c & !(K::C::from_u8(31) << shift)), i));
                 }
             }
             reduced.sort_unstable();
@@ -690,9 +751,10 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         let n = self.order.len();
         let mut route = OpenRoute::new(n);
         // Bit 0 of each position's 5-bit field.
-        let ones = (0..n).fold(0u128, |m, p| m | 1 << self.shift(p));
-        let used = |c: u128| (c | c >> 1 | c >> 2 | c >> 3 | c >> 4) & ones;
-        let mut prev: Option<u128> = None;
+        let ones = (0..n).fold(K::C::ZERO, |m, p| m | K::C::from_u8(1) << self.shift(p));
+        let used = |c: K::C| (c | c >> 1 | c >> 2 | c >> 3 | c >> 4) & ones;
+        let top = K::C::BITS - 1;
+        let mut prev: Option<K::C> = None;
         // Invariant: the route open is that of `prev`, the last path added, and every node
         // made so far lies off it and below it, complete.
         for path in paths {
@@ -700,14 +762,14 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             // The first position at which this path leaves the open route, and how many of
             // the route's choices it keeps.
             let from_bit = match prev {
-                None => 128,
+                None => K::C::BITS,
                 Some(old) => {
                     let x = old ^ c;
-                    if x != 0 {
-                        let bit = 127 - x.leading_zeros();
+                    if x != K::C::ZERO {
+                        let bit = top - x.leading_zeros();
                         let sh = bit - bit % 5;
                         let keep = (used(c) >> (sh + 5)).count_ones() as usize;
-                        let was = (old >> sh) & 31;
+                        let was = (old >> sh).low_u8() & 31;
                         route.close_to(keep, was != 0, arena);
                         sh + 5
                     } else {
@@ -716,16 +778,16 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
                 }
             };
             // Open the path's choices from the first one where it differs.
-            let mut rest = if from_bit >= 128 {
+            let mut rest = if from_bit >= K::C::BITS {
                 c
             } else {
-                c & ((1u128 << from_bit) - 1)
+                c & !(!K::C::ZERO << from_bit)
             };
-            while rest != 0 {
-                let bit = 127 - rest.leading_zeros();
+            while rest != K::C::ZERO {
+                let bit = top - rest.leading_zeros();
                 let sh = bit - bit % 5;
-                let letter = ((c >> sh) & 31) as u8 - 1;
-                rest &= !(31u128 << sh);
+                let letter = ((c >> sh).low_u8() & 31) - 1;
+                rest = rest & !(K::C::from_u8(31) << sh);
                 route.open(n - 1 - (sh / 5) as usize, letter);
             }
             route.add_points(path.points(self.word_points));
