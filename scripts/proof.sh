@@ -5,7 +5,8 @@
 #   scripts/proof.sh SIZE            e.g. scripts/proof.sh 3x3
 #
 # Environment (all optional): SCORE, SHARDS, JOBS (parallel workers, default: cores),
-# WORDLIST (default: built-in ENABLE2K), SCORING (default standard), PARTITION, RUN (run directory, default
+# WORDLIST (default: built-in ENABLE2K), SCORING (default standard), PARTITION, SWITCHOVER
+# (default 2 x SCORE; 8/3 x SCORE for 3x4), RUN (run directory, default
 # shards/proof-SIZE-SCORE), BOGGLEMAX (binary, default target/release/bogglemax), TOP (rows
 # of the table to print, default 50).
 # Rerunning after an interruption resumes where the run stopped; a run directory planned
@@ -36,7 +37,10 @@ SIZE=$1
 # the time of two buckets on every cell.
 case "$SIZE" in
     3x3) : "${SCORE:=500}" "${SHARDS:=16}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" ;;
-    3x4) : "${SCORE:=1500}" "${SHARDS:=64}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" ;;
+    # 3x4 branches less before OrderlyBound: a switchover of 8/3 x S (4000 at 1500) took
+    # 0.81 of the time of 2 x S on 24 classes drawn by cost (docs/NOTES-bench.md, "The 3x4
+    # switchover"); 4x4 is fastest at 2 x S, the default.
+    3x4) : "${SCORE:=1500}" "${SHARDS:=64}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" "${SWITCHOVER:=$((SCORE * 8 / 3))}" ;;
     4x4) : "${SCORE:=3500}" "${SHARDS:=1024}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" ;;
     *) : "${SCORE:?set SCORE for size $SIZE}" "${SHARDS:=64}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" ;;
 esac
@@ -57,6 +61,9 @@ TOP=${TOP:-50}
 dict_flags=()
 [[ -n "${WORDLIST:-}" ]] && dict_flags=(--wordlist "$WORDLIST")
 [[ -n "${SCORING:-}" ]] && dict_flags+=(--scoring "$SCORING")
+# The switchover, where a size sets one (plan's default otherwise).
+switch_flags=()
+[[ -n "${SWITCHOVER:-}" ]] && switch_flags=(--switchover "$SWITCHOVER")
 
 # Compares results.csv with the boards of the published exhaustive searches (refdata/), for
 # the boards at or above both thresholds; prints what it compared, fails on a difference.
@@ -113,7 +120,7 @@ if [[ "${ESTIMATE_ONLY:-0}" == 1 || ( $new_run == 1 && "${ESTIMATE:-}" != 0 && (
     trap 'rm -rf "$est_dir"' EXIT
     echo "estimating the $SIZE proof at S = $SCORE (${ESTIMATE_BUDGET:-180} s, $JOBS thread(s))..."
     "$BOGGLEMAX" estimate --size "$SIZE" --partition "$PARTITION" --score "$SCORE" \
-        ${dict_flags[@]+"${dict_flags[@]}"} --budget "${ESTIMATE_BUDGET:-180}" --threads "$JOBS" \
+        ${dict_flags[@]+"${dict_flags[@]}"} ${switch_flags[@]+"${switch_flags[@]}"} --budget "${ESTIMATE_BUDGET:-180}" --threads "$JOBS" \
         --tasks "$SHARDS" --costs-out "$est_dir/costs.csv" > "$est_dir/estimate.txt"
     grep -E '^(classes|sampled|cpu_hours|class_seconds_quantiles|peak_rss_bytes|disk_bytes|task_seconds|slurm_)' \
         "$est_dir/estimate.txt"
@@ -121,7 +128,8 @@ if [[ "${ESTIMATE_ONLY:-0}" == 1 || ( $new_run == 1 && "${ESTIMATE:-}" != 0 && (
     costs=(--costs "$est_dir/costs.csv")
 fi
 "$BOGGLEMAX" plan --reuse --size "$SIZE" --partition "$PARTITION" --score "$SCORE" \
-    --shards "$SHARDS" ${dict_flags[@]+"${dict_flags[@]}"} ${costs[@]+"${costs[@]}"} --out "$RUN"
+    --shards "$SHARDS" ${dict_flags[@]+"${dict_flags[@]}"} ${switch_flags[@]+"${switch_flags[@]}"} \
+    ${costs[@]+"${costs[@]}"} --out "$RUN"
 if [[ ${#costs[@]} -gt 0 ]]; then
     cp "$est_dir/estimate.txt" "$RUN/estimate.txt"
 fi
