@@ -6,7 +6,7 @@
 #
 # Environment (all optional): SCORE, SHARDS, JOBS (parallel workers, default: cores),
 # WORDLIST (default: built-in ENABLE2K), SCORING (default standard), PARTITION, SWITCHOVER
-# (default 2 x SCORE; 8/3 x SCORE for 3x4), RUN (run directory, default
+# (default 8 x SCORE for 3x3, 8/3 x SCORE for 3x4, else 2 x SCORE), RUN (run directory, default
 # shards/proof-SIZE-SCORE), BOGGLEMAX (binary, default target/release/bogglemax), TOP (rows
 # of the table to print, default 50).
 # Rerunning after an interruption resumes where the run stopped; a run directory planned
@@ -36,10 +36,13 @@ SIZE=$1
 # "Corners in one bucket" and "Pairs counted again"). On 3x3 the same partition takes 0.65 of
 # the time of two buckets on every cell.
 case "$SIZE" in
-    3x3) : "${SCORE:=500}" "${SHARDS:=16}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" ;;
-    # 3x4 branches less before OrderlyBound: a switchover of 8/3 x S (4000 at 1500) took
-    # 0.81 of the time of 2 x S on 24 classes drawn by cost (docs/NOTES-bench.md, "The 3x4
-    # switchover"); 4x4 is fastest at 2 x S, the default.
+    # The switchover (branch by merging while a tree's bound is above it, then OrderlyBound)
+    # is best at 2 x S on 4x4, plan's default, but smaller boards merge less at their best
+    # (docs/NOTES-bench.md, "The switchover by board size"): on 3x3, 8 x S (4000 at 500,
+    # above the bound of every ENABLE2K class of this partition, at most 1,865: each letter
+    # of the top cell goes to OrderlyBound unmerged) took 0.74 of the time of 2 x S; on 3x4,
+    # 8/3 x S (4000 at 1500) took 0.81 of it on 24 classes drawn by cost.
+    3x3) : "${SCORE:=500}" "${SHARDS:=16}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" "${SWITCHOVER:=$((SCORE * 8))}" ;;
     3x4) : "${SCORE:=1500}" "${SHARDS:=64}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" "${SWITCHOVER:=$((SCORE * 8 / 3))}" ;;
     4x4) : "${SCORE:=3500}" "${SHARDS:=1024}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" ;;
     *) : "${SCORE:?set SCORE for size $SIZE}" "${SHARDS:=64}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" ;;
