@@ -469,6 +469,18 @@ impl Arena {
             out[n] = match (ma & bit != 0, mb & bit != 0) {
                 (true, true) => {
                     let (x, y) = (self.next_entry(&mut ia), self.next_entry(&mut ib));
+                    // Ask for the next pair to merge while this one is merged.
+                    let both = ma & mb & rest;
+                    if both != 0 {
+                        let next = both & both.wrapping_neg();
+                        let below = next - 1;
+                        if let (Entries::At(pa), Entries::At(pb)) = (ia, ib) {
+                            let ka = (ma & rest & below).count_ones() as usize;
+                            let kb = (mb & rest & below).count_ones() as usize;
+                            prefetch(&self.words, self.words[pa + 2 * ka]);
+                            prefetch(&self.words, self.words[pb + 2 * kb]);
+                        }
+                    }
                     if SUMS {
                         self.merge_sum(x, y)
                     } else {
