@@ -459,6 +459,18 @@ impl Arena {
         mut ib: Entries,
         out: &mut [Child],
     ) -> usize {
+        // Ask for every pair to merge before merging the first, so that their loads overlap.
+        if let (Entries::At(pa), Entries::At(pb)) = (ia, ib) {
+            let mut both = ma & mb;
+            while both != 0 {
+                let bit = both & both.wrapping_neg();
+                both ^= bit;
+                let ka = (ma & (bit - 1)).count_ones() as usize;
+                let kb = (mb & (bit - 1)).count_ones() as usize;
+                prefetch(&self.words, self.words[pa + 2 * ka]);
+                prefetch(&self.words, self.words[pb + 2 * kb]);
+            }
+        }
         let mut rest = ma | mb;
         let mut n = 0;
         // Invariant: `ia` and `ib` hold the entries of `a` and `b` for the lowest bit still
@@ -469,18 +481,6 @@ impl Arena {
             out[n] = match (ma & bit != 0, mb & bit != 0) {
                 (true, true) => {
                     let (x, y) = (self.next_entry(&mut ia), self.next_entry(&mut ib));
-                    // Ask for the next pair to merge while this one is merged.
-                    let both = ma & mb & rest;
-                    if both != 0 {
-                        let next = both & both.wrapping_neg();
-                        let below = next - 1;
-                        if let (Entries::At(pa), Entries::At(pb)) = (ia, ib) {
-                            let ka = (ma & rest & below).count_ones() as usize;
-                            let kb = (mb & rest & below).count_ones() as usize;
-                            prefetch(&self.words, self.words[pa + 2 * ka]);
-                            prefetch(&self.words, self.words[pb + 2 * kb]);
-                        }
-                    }
                     if SUMS {
                         self.merge_sum(x, y)
                     } else {
