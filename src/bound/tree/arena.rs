@@ -47,6 +47,52 @@ pub struct Arena {
     words: Vec<u32>,
     created: u64,
     peak_bytes: u64,
+    /// Scratch of [`Arena::merge_sum`], kept between merges: the pairs of the level being
+    /// merged and of the next, where each level's nodes begin, and the merge's result.
+    merge_level: Vec<PendingMerge>,
+    merge_next: Vec<PendingMerge>,
+    merge_starts: Vec<u32>,
+    merge_root: [u32; 2],
+}
+
+/// How many pairs ahead of its turn a merge asks for a pair's two nodes.
+const MERGE_AHEAD: usize = 16;
+
+/// The slot of a merge's result, which is not an entry in the arena.
+const ROOT_SLOT: u32 = u32::MAX >> 1;
+
+/// Bit of [`PendingMerge::slot`]: the pair is of choice nodes (else of sum nodes).
+const PENDING_CHOICES: u32 = 1 << 31;
+
+/// A pair of nodes waiting for its turn in [`Arena::merge_sum`], and the entry (word
+/// offset) in its merged parent that takes the result.
+#[derive(Clone, Copy, Debug)]
+struct PendingMerge {
+    a: Child,
+    b: Child,
+    slot: u32,
+}
+
+impl PendingMerge {
+    fn sums(a: Child, b: Child, slot: u32) -> PendingMerge {
+        PendingMerge { a, b, slot }
+    }
+
+    fn choices(a: Child, b: Child, slot: u32) -> PendingMerge {
+        PendingMerge {
+            a,
+            b,
+            slot: slot | PENDING_CHOICES,
+        }
+    }
+
+    fn is_choice(&self) -> bool {
+        self.slot & PENDING_CHOICES != 0
+    }
+
+    fn slot(&self) -> u32 {
+        self.slot & !PENDING_CHOICES
+    }
 }
 
 /// A hint to load node `at` into the cache (leaves have nothing to load); it never faults and
@@ -431,68 +477,63 @@ impl Arena {
 
     /// Merges two orderly trees whose cells all lie at positions ≥ some common position,
     /// given as entries (node and bound): `Force(merge(a, b), B) = Force(a, B) + Force(b, B)`.
+    ///
+    /// # Breadth first
+    /// A merge is a walk down both trees together, and it waits on memory: each pair of
+    /// nodes to merge is two loads from anywhere in the arena. Depth first, every level's
+    /// first pair is asked for only when it is needed. So the merge runs level by level:
+    /// each level's pairs are known before any is merged, and a pair is asked for
+    /// [`MERGE_AHEAD`] pairs before its turn. A merged node is written when its pair's turn
+    /// comes, with its own children still to merge: each such child's entry holds a
+    /// placeholder, which the child's node (written in a later level) fills with its offset.
+    /// Then the levels are visited again, last first, and every entry that names a node of
+    /// this merge gets that node's bound, read off the node's own entries (complete by then:
+    /// its children are all in later levels).
     fn merge_sum(&mut self, a: Child, b: Child) -> Child {
-        let (ma, mb) = (self.positions(a.node), self.positions(b.node));
-        let (pa, pb) = (self.points(a.node), self.points(b.node));
-        if mb == 0 && pb == 0 {
-            return a;
-        }
-        if ma == 0 && pa == 0 {
-            return b;
-        }
-        // Entries are only read for positions a node has, so a leaf's (which it does not
-        // have) are never read.
-        let mut out = [Child::default(); MAX_TREE_CELLS];
-        let (ia, ib) = (self.entries(a), self.entries(b));
-        let n = self.merge_entries::<false>(ma, mb, ia, ib, &mut out);
-        self.push_sum(sat(pa as u64 + pb as u64), ma | mb, &out[..n])
-    }
-
-    /// Merges two child lists keyed by bitmasks `ma` and `mb` (entries from `ia` and `ib`)
-    /// into `out`, one entry per bit of `ma | mb`, and returns their count. Children on a bit
-    /// both have are merged: sum nodes if `SUMS`, else choice nodes.
-    fn merge_entries<const SUMS: bool>(
-        &mut self,
-        ma: u32,
-        mb: u32,
-        mut ia: Entries,
-        mut ib: Entries,
-        out: &mut [Child],
-    ) -> usize {
-        // Ask for every pair to merge before merging the first, so that their loads overlap.
-        if let (Entries::At(pa), Entries::At(pb)) = (ia, ib) {
-            let mut both = ma & mb;
-            while both != 0 {
-                let bit = both & both.wrapping_neg();
-                both ^= bit;
-                let ka = (ma & (bit - 1)).count_ones() as usize;
-                let kb = (mb & (bit - 1)).count_ones() as usize;
-                prefetch(&self.words, self.words[pa + 2 * ka]);
-                prefetch(&self.words, self.words[pb + 2 * kb]);
-            }
-        }
-        let mut rest = ma | mb;
-        let mut n = 0;
-        // Invariant: `ia` and `ib` hold the entries of `a` and `b` for the lowest bit still
-        // in `rest` that each of them has, and on; `out[..n]` holds the merged lower bits.
-        while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
-            rest ^= bit;
-            out[n] = match (ma & bit != 0, mb & bit != 0) {
-                (true, true) => {
-                    let (x, y) = (self.next_entry(&mut ia), self.next_entry(&mut ib));
-                    if SUMS {
-                        self.merge_sum(x, y)
-                    } else {
-                        self.merge_choice(x.node, y.node)
-                    }
+        let start = self.next_offset();
+        let mut level = std::mem::take(&mut self.merge_level);
+        let mut next = std::mem::take(&mut self.merge_next);
+        let mut starts = std::mem::take(&mut self.merge_starts);
+        level.clear();
+        starts.clear();
+        level.push(PendingMerge::sums(a, b, ROOT_SLOT));
+        // Invariant: `level` holds the pairs whose parents are all written (or the root's
+        // pair); the merge of each writes its node, or its whole result, into its slot.
+        while !level.is_empty() {
+            starts.push(self.words.len() as u32);
+            next.clear();
+            for i in 0..level.len() {
+                if let Some(ahead) = level.get(i + MERGE_AHEAD) {
+                    prefetch(&self.words, ahead.a.node);
+                    prefetch(&self.words, ahead.b.node);
                 }
-                (true, false) => self.next_entry(&mut ia),
-                _ => self.next_entry(&mut ib),
-            };
-            n += 1;
+                let m = level[i];
+                if m.is_choice() {
+                    self.merge_choice_level(m, &mut next);
+                } else {
+                    self.merge_sum_level(m, &mut next);
+                }
+            }
+            std::mem::swap(&mut level, &mut next);
         }
-        n
+        // Bounds, deepest level first: a node's merged children lie in later levels.
+        let mut end = self.words.len();
+        for &level_start in starts.iter().rev() {
+            self.fill_bounds(level_start as usize, end, start);
+            end = level_start as usize;
+        }
+        self.merge_level = level;
+        self.merge_next = next;
+        self.merge_starts = starts;
+        let [node, bound] = self.merge_root;
+        if node & LEAF == 0 && node >= start {
+            Child {
+                node,
+                bound: self.bound(node),
+            }
+        } else {
+            Child { node, bound }
+        }
     }
 
     /// The entry `entries` holds first, moving `entries` on to the next.
@@ -516,18 +557,158 @@ impl Arena {
         }
     }
 
-    fn merge_choice(&mut self, a: ChoiceId, b: ChoiceId) -> Child {
-        let (a, b) = (a as usize, b as usize);
+    /// Writes an entry (node and bound) into `slot`: a child entry of a node in the arena,
+    /// or the result of the merge.
+    #[inline]
+    fn fill_slot(&mut self, slot: u32, child: Child) {
+        if slot == ROOT_SLOT {
+            self.merge_root = [child.node, child.bound];
+        } else {
+            self.words[slot as usize] = child.node;
+            self.words[slot as usize + 1] = child.bound;
+        }
+    }
+
+    /// Names the node in `slot` (its bound comes later, from [`Arena::fill_bounds`]).
+    #[inline]
+    fn place_in_slot(&mut self, slot: u32, node: u32) {
+        if slot == ROOT_SLOT {
+            self.merge_root[0] = node;
+        } else {
+            self.words[slot as usize] = node;
+        }
+    }
+
+    /// Appends a placeholder entry for a child still to merge, and queues that merge.
+    #[inline]
+    fn push_pending(&mut self, m: PendingMerge, next: &mut Vec<PendingMerge>) {
+        next.push(m);
+        self.words.extend_from_slice(&[0, 0]);
+    }
+
+    /// One pair of sum nodes of [`Arena::merge_sum`]: the merged node's points and
+    /// positions; children both have are merged in the next level.
+    fn merge_sum_level(&mut self, m: PendingMerge, next: &mut Vec<PendingMerge>) {
+        let (a, b, slot) = (m.a, m.b, m.slot());
+        let (ma, mb) = (self.positions(a.node), self.positions(b.node));
+        let (pa, pb) = (self.points(a.node), self.points(b.node));
+        if mb == 0 && pb == 0 {
+            return self.fill_slot(slot, a);
+        }
+        if ma == 0 && pa == 0 {
+            return self.fill_slot(slot, b);
+        }
+        let points = sat(pa as u64 + pb as u64);
+        let mask = ma | mb;
+        if mask == 0 {
+            let leaf = self.push_sum(points, 0, &[]);
+            return self.fill_slot(slot, leaf);
+        }
+        let (mut ia, mut ib) = (self.entries(a), self.entries(b));
+        if points == 0 && mask.count_ones() == 1 {
+            // A pass-through: no points, and one position, which both have (a side without
+            // it would be empty, and returned above). The merged choice stands for the sum.
+            self.created += 1;
+            let (x, y) = (self.next_entry(&mut ia), self.next_entry(&mut ib));
+            next.push(PendingMerge::choices(x, y, slot));
+            return;
+        }
+        let node = self.next_offset();
+        if points == 0 {
+            self.words.push(mask);
+        } else {
+            self.words.extend_from_slice(&[mask | HAS_POINTS, points]);
+        }
+        let mut rest = mask;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            match (ma & bit != 0, mb & bit != 0) {
+                (true, true) => {
+                    let (x, y) = (self.next_entry(&mut ia), self.next_entry(&mut ib));
+                    let at = self.words.len() as u32;
+                    self.push_pending(PendingMerge::choices(x, y, at), next);
+                }
+                (true, false) => {
+                    let x = self.next_entry(&mut ia);
+                    self.words.extend_from_slice(&[x.node, x.bound]);
+                }
+                _ => {
+                    let y = self.next_entry(&mut ib);
+                    self.words.extend_from_slice(&[y.node, y.bound]);
+                }
+            }
+        }
+        self.created += 1;
+        self.place_in_slot(slot, node);
+    }
+
+    /// One pair of choice nodes (at one position) of [`Arena::merge_sum`]: the merged
+    /// node; children for letters both have are merged in the next level.
+    fn merge_choice_level(&mut self, m: PendingMerge, next: &mut Vec<PendingMerge>) {
+        let (a, b) = (m.a.node as usize, m.b.node as usize);
         let (ha, hb) = (self.words[a], self.words[b]);
         debug_assert_eq!(header_pos(ha), header_pos(hb));
         let (ma, mb) = (ha & LETTER_MASK, hb & LETTER_MASK);
-        let mut out = [Child::default(); 26];
-        let (ea, eb) = (
-            Entries::At(a + CHOICE_HEADER),
-            Entries::At(b + CHOICE_HEADER),
-        );
-        let n = self.merge_entries::<true>(ma, mb, ea, eb, &mut out);
-        self.push_choice(header_pos(ha), ma | mb, &out[..n])
+        let node = self.next_offset();
+        self.words
+            .push(IS_CHOICE | ma | mb | (header_pos(ha) as u32) << POS_SHIFT);
+        let (mut ia, mut ib) = (a + CHOICE_HEADER, b + CHOICE_HEADER);
+        let mut rest = ma | mb;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            match (ma & bit != 0, mb & bit != 0) {
+                (true, true) => {
+                    let (x, y) = (self.entry(ia), self.entry(ib));
+                    ia += 2;
+                    ib += 2;
+                    let at = self.words.len() as u32;
+                    self.push_pending(PendingMerge::sums(x, y, at), next);
+                }
+                (true, false) => {
+                    let x = self.entry(ia);
+                    ia += 2;
+                    self.words.extend_from_slice(&[x.node, x.bound]);
+                }
+                _ => {
+                    let y = self.entry(ib);
+                    ib += 2;
+                    self.words.extend_from_slice(&[y.node, y.bound]);
+                }
+            }
+        }
+        self.created += 1;
+        self.place_in_slot(m.slot(), node);
+    }
+
+    /// Gives every entry of the nodes in `words[from..to]` (one level of a merge) that names
+    /// a node made since `start` that node's bound, read off its own entries.
+    fn fill_bounds(&mut self, from: usize, to: usize, start: u32) {
+        let mut at = from;
+        // Invariant: `at` is the offset of a node of the level (or `to`).
+        while at < to {
+            let header = self.words[at];
+            let (first, len, choice) = if header & IS_CHOICE != 0 {
+                let len = (header & LETTER_MASK).count_ones() as usize;
+                (at + CHOICE_HEADER, len, true)
+            } else {
+                let len = (header & !HAS_POINTS).count_ones() as usize;
+                (self.sum_entries(at), len, false)
+            };
+            for e in (first..first + 2 * len).step_by(2) {
+                let child = self.words[e];
+                if child & LEAF == 0 && child >= start {
+                    // A sum node's children are choices; a choice node's are sums.
+                    self.words[e + 1] = if choice {
+                        self.bound(child)
+                    } else {
+                        self.choice_bound(child)
+                    };
+                }
+            }
+            at = first + 2 * len;
+        }
     }
 
     /// An upper bound on `bound(branch(tree, p, letter))`, read off `tree` without building

@@ -44,8 +44,9 @@
 //!   bytes) is not stored either: its id is its child's, and bit 31 of the header found
 //!   there says that the id names a choice. Its bound is the choice's.
 //!
-//! Nodes are never changed once made, so subtrees are shared freely (the tree is a DAG after
-//! merges), and everything allocated after a [`Mark`] can be dropped by [`Arena::reset`] once
+//! Nodes are never changed once the build or merge that makes them returns (a merge fills
+//! in its own nodes' child entries level by level before it returns), so subtrees are shared
+//! freely (the tree is a DAG after merges), and everything allocated after a [`Mark`] can be dropped by [`Arena::reset`] once
 //! the branch that made it is finished.
 
 mod arena;
