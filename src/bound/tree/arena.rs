@@ -48,10 +48,11 @@ pub struct Arena {
     created: u64,
     peak_bytes: u64,
     /// Scratch of [`Arena::merge_sum`], kept between merges: the pairs of the level being
-    /// merged and of the next, where each level's nodes begin, and the merge's result.
+    /// merged and of the next, the nodes written with children still to merge (offset and
+    /// slot, in the order written), and the merge's result.
     merge_level: Vec<PendingMerge>,
     merge_next: Vec<PendingMerge>,
-    merge_starts: Vec<u32>,
+    merge_open: Vec<[u32; 2]>,
     merge_root: [u32; 2],
 }
 
@@ -484,23 +485,20 @@ impl Arena {
     /// first pair is asked for only when it is needed. So the merge runs level by level:
     /// each level's pairs are known before any is merged, and a pair is asked for
     /// [`MERGE_AHEAD`] pairs before its turn. A merged node is written when its pair's turn
-    /// comes, with its own children still to merge: each such child's entry holds a
-    /// placeholder, which the child's node (written in a later level) fills with its offset.
-    /// Then the levels are visited again, last first, and every entry that names a node of
-    /// this merge gets that node's bound, read off the node's own entries (complete by then:
-    /// its children are all in later levels).
+    /// comes, and an entry for a child still to merge holds a placeholder, which the
+    /// child's node (written in a later level) fills in: with its offset and bound if all
+    /// its own children are known then, else with its offset, and the node is left open.
+    /// Open nodes get their bounds last, the last written first: a node's children are all
+    /// written after it.
     fn merge_sum(&mut self, a: Child, b: Child) -> Child {
-        let start = self.next_offset();
         let mut level = std::mem::take(&mut self.merge_level);
         let mut next = std::mem::take(&mut self.merge_next);
-        let mut starts = std::mem::take(&mut self.merge_starts);
         level.clear();
-        starts.clear();
+        self.merge_open.clear();
         level.push(PendingMerge::sums(a, b, ROOT_SLOT));
         // Invariant: `level` holds the pairs whose parents are all written (or the root's
         // pair); the merge of each writes its node, or its whole result, into its slot.
         while !level.is_empty() {
-            starts.push(self.words.len() as u32);
             next.clear();
             for i in 0..level.len() {
                 if let Some(ahead) = level.get(i + MERGE_AHEAD) {
@@ -516,23 +514,27 @@ impl Arena {
             }
             std::mem::swap(&mut level, &mut next);
         }
-        // Bounds, deepest level first: a node's merged children lie in later levels.
-        let mut end = self.words.len();
-        for &level_start in starts.iter().rev() {
-            self.fill_bounds(level_start as usize, end, start);
-            end = level_start as usize;
+        // Invariant: every node written after the open node at `k` has its bound in its
+        // slot.
+        for k in (0..self.merge_open.len()).rev() {
+            let [node, slot] = self.merge_open[k];
+            let bound = self.merged_bound(node);
+            self.fill_slot(slot, Child { node, bound });
         }
         self.merge_level = level;
         self.merge_next = next;
-        self.merge_starts = starts;
         let [node, bound] = self.merge_root;
-        if node & LEAF == 0 && node >= start {
-            Child {
-                node,
-                bound: self.bound(node),
-            }
+        Child { node, bound }
+    }
+
+    /// The bound of a node a merge wrote (a choice node, or a stored sum node), read off its
+    /// entries.
+    #[inline]
+    fn merged_bound(&self, node: u32) -> u32 {
+        if self.words[node as usize] & IS_CHOICE != 0 {
+            self.choice_bound(node)
         } else {
-            Child { node, bound }
+            self.bound(node)
         }
     }
 
@@ -569,13 +571,21 @@ impl Arena {
         }
     }
 
-    /// Names the node in `slot` (its bound comes later, from [`Arena::fill_bounds`]).
+    /// Gives a node just written by a merge to its slot: with its bound if it has no
+    /// children still to merge (`open` is false; its bound is read off its entries, which
+    /// are in the cache), else with its offset only, and the node is left open.
     #[inline]
-    fn place_in_slot(&mut self, slot: u32, node: u32) {
-        if slot == ROOT_SLOT {
-            self.merge_root[0] = node;
+    fn place_in_slot(&mut self, slot: u32, node: u32, open: bool) {
+        if open {
+            self.merge_open.push([node, slot]);
+            if slot == ROOT_SLOT {
+                self.merge_root[0] = node;
+            } else {
+                self.words[slot as usize] = node;
+            }
         } else {
-            self.words[slot as usize] = node;
+            let bound = self.merged_bound(node);
+            self.fill_slot(slot, Child { node, bound });
         }
     }
 
@@ -614,6 +624,7 @@ impl Arena {
             return;
         }
         let node = self.next_offset();
+        let before = next.len();
         if points == 0 {
             self.words.push(mask);
         } else {
@@ -640,7 +651,8 @@ impl Arena {
             }
         }
         self.created += 1;
-        self.place_in_slot(slot, node);
+        let open = next.len() > before;
+        self.place_in_slot(slot, node, open);
     }
 
     /// One pair of choice nodes (at one position) of [`Arena::merge_sum`]: the merged
@@ -651,6 +663,7 @@ impl Arena {
         debug_assert_eq!(header_pos(ha), header_pos(hb));
         let (ma, mb) = (ha & LETTER_MASK, hb & LETTER_MASK);
         let node = self.next_offset();
+        let before = next.len();
         self.words
             .push(IS_CHOICE | ma | mb | (header_pos(ha) as u32) << POS_SHIFT);
         let (mut ia, mut ib) = (a + CHOICE_HEADER, b + CHOICE_HEADER);
@@ -679,36 +692,8 @@ impl Arena {
             }
         }
         self.created += 1;
-        self.place_in_slot(m.slot(), node);
-    }
-
-    /// Gives every entry of the nodes in `words[from..to]` (one level of a merge) that names
-    /// a node made since `start` that node's bound, read off its own entries.
-    fn fill_bounds(&mut self, from: usize, to: usize, start: u32) {
-        let mut at = from;
-        // Invariant: `at` is the offset of a node of the level (or `to`).
-        while at < to {
-            let header = self.words[at];
-            let (first, len, choice) = if header & IS_CHOICE != 0 {
-                let len = (header & LETTER_MASK).count_ones() as usize;
-                (at + CHOICE_HEADER, len, true)
-            } else {
-                let len = (header & !HAS_POINTS).count_ones() as usize;
-                (self.sum_entries(at), len, false)
-            };
-            for e in (first..first + 2 * len).step_by(2) {
-                let child = self.words[e];
-                if child & LEAF == 0 && child >= start {
-                    // A sum node's children are choices; a choice node's are sums.
-                    self.words[e + 1] = if choice {
-                        self.bound(child)
-                    } else {
-                        self.choice_bound(child)
-                    };
-                }
-            }
-            at = first + 2 * len;
-        }
+        let open = next.len() > before;
+        self.place_in_slot(m.slot(), node, open);
     }
 
     /// An upper bound on `bound(branch(tree, p, letter))`, read off `tree` without building
