@@ -571,11 +571,11 @@ impl Arena {
         }
     }
 
-    /// Gives a node just written by a merge to its slot: with its bound if it has no
-    /// children still to merge (`open` is false; its bound is read off its entries, which
-    /// are in the cache), else with its offset only, and the node is left open.
+    /// Gives a node just written by a merge to its slot: with its bound `known` if it has
+    /// no children still to merge (`open` is false), else with its offset only, and the node
+    /// is left open.
     #[inline]
-    fn place_in_slot(&mut self, slot: u32, node: u32, open: bool) {
+    fn place_in_slot(&mut self, slot: u32, node: u32, open: bool, known: u32) {
         if open {
             self.merge_open.push([node, slot]);
             if slot == ROOT_SLOT {
@@ -584,8 +584,7 @@ impl Arena {
                 self.words[slot as usize] = node;
             }
         } else {
-            let bound = self.merged_bound(node);
-            self.fill_slot(slot, Child { node, bound });
+            self.fill_slot(slot, Child { node, bound: known });
         }
     }
 
@@ -625,6 +624,8 @@ impl Arena {
         }
         let node = self.next_offset();
         let before = next.len();
+        // The bound of the entries known so far (all of them, if none is still to merge).
+        let mut known = points as u64;
         if points == 0 {
             self.words.push(mask);
         } else {
@@ -643,16 +644,18 @@ impl Arena {
                 (true, false) => {
                     let x = self.next_entry(&mut ia);
                     self.words.extend_from_slice(&[x.node, x.bound]);
+                    known += x.bound as u64;
                 }
                 _ => {
                     let y = self.next_entry(&mut ib);
                     self.words.extend_from_slice(&[y.node, y.bound]);
+                    known += y.bound as u64;
                 }
             }
         }
         self.created += 1;
         let open = next.len() > before;
-        self.place_in_slot(slot, node, open);
+        self.place_in_slot(slot, node, open, sat(known));
     }
 
     /// One pair of choice nodes (at one position) of [`Arena::merge_sum`]: the merged
@@ -664,6 +667,8 @@ impl Arena {
         let (ma, mb) = (ha & LETTER_MASK, hb & LETTER_MASK);
         let node = self.next_offset();
         let before = next.len();
+        // The bound of the entries known so far (all of them, if none is still to merge).
+        let mut known = 0u32;
         self.words
             .push(IS_CHOICE | ma | mb | (header_pos(ha) as u32) << POS_SHIFT);
         let (mut ia, mut ib) = (a + CHOICE_HEADER, b + CHOICE_HEADER);
@@ -683,17 +688,19 @@ impl Arena {
                     let x = self.entry(ia);
                     ia += 2;
                     self.words.extend_from_slice(&[x.node, x.bound]);
+                    known = known.max(x.bound);
                 }
                 _ => {
                     let y = self.entry(ib);
                     ib += 2;
                     self.words.extend_from_slice(&[y.node, y.bound]);
+                    known = known.max(y.bound);
                 }
             }
         }
         self.created += 1;
         let open = next.len() > before;
-        self.place_in_slot(m.slot(), node, open);
+        self.place_in_slot(m.slot(), node, open, known);
     }
 
     /// An upper bound on `bound(branch(tree, p, letter))`, read off `tree` without building
