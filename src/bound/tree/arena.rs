@@ -186,6 +186,15 @@ impl Arena {
         if self.words.capacity() * 4 > keep_bytes {
             self.words = Vec::new();
         }
+        // A heavy class's merges may have queued millions of pairs.
+        let scratch = (self.merge_level.capacity() + self.merge_next.capacity())
+            * std::mem::size_of::<PendingMerge>()
+            + self.merge_open.capacity() * 8;
+        if scratch > keep_bytes / 8 {
+            self.merge_level = Vec::new();
+            self.merge_next = Vec::new();
+            self.merge_open = Vec::new();
+        }
         self.created = 0;
         self.peak_bytes = 0;
     }
@@ -588,10 +597,22 @@ impl Arena {
         }
     }
 
-    /// Appends a placeholder entry for a child still to merge, and queues that merge.
+    /// Appends a placeholder entry for a child still to merge, and queues the merge of
+    /// `a` and `b` (choice nodes if `choices`, else sum nodes) to fill it in.
     #[inline]
-    fn push_pending(&mut self, m: PendingMerge, next: &mut Vec<PendingMerge>) {
-        next.push(m);
+    fn push_pending(&mut self, a: Child, b: Child, choices: bool, next: &mut Vec<PendingMerge>) {
+        // The slot's offset must not reach the bits that mark the root and the pair's kind.
+        let at = self.words.len() as u64;
+        assert!(
+            at < ROOT_SLOT as u64,
+            "orderly tree arena over 8 GiB: use a finer partition for this class"
+        );
+        let at = at as u32;
+        next.push(if choices {
+            PendingMerge::choices(a, b, at)
+        } else {
+            PendingMerge::sums(a, b, at)
+        });
         self.words.extend_from_slice(&[0, 0]);
     }
 
@@ -638,8 +659,7 @@ impl Arena {
             match (ma & bit != 0, mb & bit != 0) {
                 (true, true) => {
                     let (x, y) = (self.next_entry(&mut ia), self.next_entry(&mut ib));
-                    let at = self.words.len() as u32;
-                    self.push_pending(PendingMerge::choices(x, y, at), next);
+                    self.push_pending(x, y, true, next);
                 }
                 (true, false) => {
                     let x = self.next_entry(&mut ia);
@@ -681,8 +701,7 @@ impl Arena {
                     let (x, y) = (self.entry(ia), self.entry(ib));
                     ia += 2;
                     ib += 2;
-                    let at = self.words.len() as u32;
-                    self.push_pending(PendingMerge::sums(x, y, at), next);
+                    self.push_pending(x, y, false, next);
                 }
                 (true, false) => {
                     let x = self.entry(ia);
