@@ -680,6 +680,10 @@ impl Arena {
 
     /// One pair of choice nodes (at one position) of [`Arena::merge_sum`]: the merged
     /// node; children for letters both have are merged in the next level.
+    ///
+    /// Its loop is [`Arena::merge_sum_level`]'s with raw offsets and the best bound instead
+    /// of the sum: one helper for both, with the pass-through's `Entries`, measured 1.05x
+    /// slower on 4x4 7506 (2 alternating pairs).
     fn merge_choice_level(&mut self, m: PendingMerge, next: &mut Vec<PendingMerge>) {
         let (a, b) = (m.a.node as usize, m.b.node as usize);
         let (ha, hb) = (self.words[a], self.words[b]);
