@@ -527,24 +527,14 @@ impl Arena {
         // slot.
         for k in (0..self.merge_open.len()).rev() {
             let [node, slot] = self.merge_open[k];
-            let bound = self.merged_bound(node);
+            // A stored sum's bound, or a choice's (read as a pass-through's).
+            let bound = self.bound(node);
             self.fill_slot(slot, Child { node, bound });
         }
         self.merge_level = level;
         self.merge_next = next;
         let [node, bound] = self.merge_root;
         Child { node, bound }
-    }
-
-    /// The bound of a node a merge wrote (a choice node, or a stored sum node), read off its
-    /// entries.
-    #[inline]
-    fn merged_bound(&self, node: u32) -> u32 {
-        if self.words[node as usize] & IS_CHOICE != 0 {
-            self.choice_bound(node)
-        } else {
-            self.bound(node)
-        }
     }
 
     /// The entry `entries` holds first, moving `entries` on to the next.
@@ -580,20 +570,14 @@ impl Arena {
         }
     }
 
-    /// Gives a node just written by a merge to its slot: with its bound `known` if it has
-    /// no children still to merge (`open` is false), else with its offset only, and the node
-    /// is left open.
+    /// Gives a node just written by a merge to its slot, with the bound `known` of the
+    /// entries it copied: its bound if it has no children still to merge (`open` is false),
+    /// else a stand-in, and the node is left open for the last pass to give its bound.
     #[inline]
     fn place_in_slot(&mut self, slot: u32, node: u32, open: bool, known: u32) {
+        self.fill_slot(slot, Child { node, bound: known });
         if open {
             self.merge_open.push([node, slot]);
-            if slot == ROOT_SLOT {
-                self.merge_root[0] = node;
-            } else {
-                self.words[slot as usize] = node;
-            }
-        } else {
-            self.fill_slot(slot, Child { node, bound: known });
         }
     }
 

@@ -45,9 +45,10 @@
 //!   there says that the id names a choice. Its bound is the choice's.
 //!
 //! Nodes are never changed once the build or merge that makes them returns (a merge fills
-//! in its own nodes' child entries level by level before it returns), so subtrees are shared
-//! freely (the tree is a DAG after merges), and everything allocated after a [`Mark`] can be dropped by [`Arena::reset`] once
-//! the branch that made it is finished.
+//! in the child entries of its own nodes as the children are written, and then the bounds
+//! of nodes whose children were still to merge), so subtrees are shared freely (the tree is
+//! a DAG after merges), and everything allocated after a [`Mark`] can be dropped by
+//! [`Arena::reset`] once the branch that made it is finished.
 
 mod arena;
 mod atoms;
