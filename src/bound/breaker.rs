@@ -162,7 +162,8 @@ pub struct TopSplitHooks<'a> {
 /// Breaks classes of one size, word list and scoring.
 pub struct ClassBreaker<'d> {
     trie: Trie<'d>,
-    /// Every word's letters, from which each atom tree copies its words' (the walk reads them there).
+    /// Every word's letters, from which each atom tree copies its words' (the walk reads
+    /// them there).
     word_letters: WordLetters,
     /// The atom trees made so far (a run's classes share a few sets of atoms: a class of
     /// buckets has the buckets it uses, a unit tree's forced letter is an atom of its own),
