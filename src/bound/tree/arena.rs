@@ -662,6 +662,29 @@ impl Arena {
         self.place_in_slot(slot, node, open, sat(known));
     }
 
+    /// The merge of two sum nodes when it needs no node of its own: one side empty, or two
+    /// leaves, whose points add. A choice pair's children are merged so where they are
+    /// found instead of queued: on 4x4 7506 a sixth of them, 0.98 of the class's time.
+    #[inline]
+    fn merge_at_hand(&mut self, x: Child, y: Child) -> Option<Child> {
+        if x.node == LEAF {
+            return Some(y);
+        }
+        if y.node == LEAF {
+            return Some(x);
+        }
+        let points = x.bound as u64 + y.bound as u64;
+        if x.node & y.node & LEAF == 0 || points >= LEAF as u64 {
+            return None;
+        }
+        // Counted like the leaf that merging them in turn would make.
+        self.created += 1;
+        Some(Child {
+            node: LEAF | points as u32,
+            bound: points as u32,
+        })
+    }
+
     /// One pair of choice nodes (at one position) of [`Arena::merge_sum`]: the merged
     /// node; children for letters both have are merged in the next level.
     ///
@@ -689,7 +712,13 @@ impl Arena {
                     let (x, y) = (self.entry(ia), self.entry(ib));
                     ia += 2;
                     ib += 2;
-                    self.push_pending(x, y, false, next);
+                    match self.merge_at_hand(x, y) {
+                        Some(z) => {
+                            self.words.extend_from_slice(&[z.node, z.bound]);
+                            known = known.max(z.bound);
+                        }
+                        None => self.push_pending(x, y, false, next),
+                    }
                 }
                 (true, false) => {
                     let x = self.entry(ia);
