@@ -688,9 +688,10 @@ impl Arena {
     /// One pair of choice nodes (at one position) of [`Arena::merge_sum`]: the merged
     /// node; children for letters both have are merged in the next level.
     ///
-    /// Its loop is [`Arena::merge_sum_level`]'s with raw offsets and the best bound instead
-    /// of the sum: one helper for both, with the pass-through's `Entries`, measured 1.05x
-    /// slower on 4x4 7506 (2 alternating pairs).
+    /// Its loop is [`Arena::merge_sum_level`]'s with raw offsets, the best bound instead of
+    /// the sum, and children merged on the spot where that needs no node
+    /// ([`Arena::merge_at_hand`]): one helper for both loops, with the pass-through's
+    /// `Entries`, measured 1.05x slower on 4x4 7506 (2 alternating pairs).
     fn merge_choice_level(&mut self, m: PendingMerge, next: &mut Vec<PendingMerge>) {
         let (a, b) = (m.a.node as usize, m.b.node as usize);
         let (ha, hb) = (self.words[a], self.words[b]);
