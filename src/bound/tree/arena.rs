@@ -604,17 +604,15 @@ impl Arena {
     /// positions; children both have are merged in the next level.
     fn merge_sum_level(&mut self, m: PendingMerge, next: &mut Vec<PendingMerge>) {
         let (a, b, slot) = (m.a, m.b, m.slot());
+        if let Some(merged) = self.merge_at_hand(a, b) {
+            return self.fill_slot(slot, merged);
+        }
         let (ma, mb) = (self.positions(a.node), self.positions(b.node));
         let (pa, pb) = (self.points(a.node), self.points(b.node));
-        if mb == 0 && pb == 0 {
-            return self.fill_slot(slot, a);
-        }
-        if ma == 0 && pa == 0 {
-            return self.fill_slot(slot, b);
-        }
         let points = sat(pa as u64 + pb as u64);
         let mask = ma | mb;
         if mask == 0 {
+            // Points that reach the leaf limit: a node of its own.
             let leaf = self.push_sum(points, 0, &[]);
             return self.fill_slot(slot, leaf);
         }
@@ -663,8 +661,9 @@ impl Arena {
     }
 
     /// The merge of two sum nodes when it needs no node of its own: one side empty, or two
-    /// leaves, whose points add. A choice pair's children are merged so where they are
-    /// found instead of queued: on 4x4 7506 a sixth of them, 0.98 of the class's time.
+    /// leaves, whose points add (below the leaf limit). Read off their ids alone, so a
+    /// choice pair merges such children where it finds them instead of queueing them: on 4x4
+    /// 7506 a sixth of them, 0.98 of the class's time.
     #[inline]
     fn merge_at_hand(&mut self, x: Child, y: Child) -> Option<Child> {
         if x.node == LEAF {
