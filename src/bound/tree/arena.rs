@@ -858,4 +858,34 @@ mod tests {
             arena.check(twice.node, pos).unwrap();
         }
     }
+
+    /// A choice pair's children merged on the spot ([`Arena::merge_at_hand`]) read like
+    /// those merged in turn: an empty side gives the other, two leaves add, and two leaves
+    /// whose points reach the leaf limit get a stored node of their own.
+    #[test]
+    fn children_merged_on_the_spot_are_the_merges_they_stand_for() {
+        let big = LEAF - 3;
+        let mut arena = Arena::new();
+        // Letters 0-3: a leaf of 2 / nothing / a leaf of 5 / a big leaf (stored: over the
+        // limit as a leaf id, its points still fit a stored node).
+        let big_leaf = arena.push_sum(big, 0, &[]);
+        let sub = arena.push_choice(7, 0b1, &[leaf(4)]);
+        let deep = arena.push_sum(1, 1 << 7, &[sub]);
+        let a = arena.push_choice(3, 0b1111, &[leaf(2), leaf(0), leaf(5), big_leaf]);
+        let b = arena.push_choice(3, 0b1111, &[leaf(0), deep, leaf(6), leaf(9)]);
+        let created = arena.created();
+        let merged = arena.merge_sum(a, b);
+        // Letter 0: 2 + nothing; 1: nothing + deep; 2: 5 + 6 = 11 (a new leaf); 3: big + 9.
+        assert_eq!(arena.choice_child(merged.node, 0), Some(LEAF | 2));
+        assert_eq!(arena.choice_child(merged.node, 1), Some(deep.node));
+        assert_eq!(arena.choice_child(merged.node, 2), Some(LEAF | 11));
+        let sum = arena.choice_child(merged.node, 3).unwrap();
+        assert_eq!(sum & LEAF, 0, "points at the limit are a stored node");
+        assert_eq!(arena.points(sum), sat(big as u64 + 9));
+        assert_eq!(merged.bound, sat(big as u64 + 9));
+        arena.check(merged.node, 3).unwrap();
+        // The pass-through sum the two choices stand for, the merged choice, the leaf of
+        // letter 2 and the stored node of letter 3, as merging each pair in turn counts them.
+        assert_eq!(arena.created() - created, 4);
+    }
 }
