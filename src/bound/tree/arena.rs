@@ -189,7 +189,7 @@ impl Arena {
         // A heavy class's merges may have queued millions of pairs.
         let scratch = (self.merge_level.capacity() + self.merge_next.capacity())
             * std::mem::size_of::<PendingMerge>()
-            + self.merge_open.capacity() * 8;
+            + self.merge_open.capacity() * std::mem::size_of::<[u32; 2]>();
         if scratch > keep_bytes / 8 {
             self.merge_level = Vec::new();
             self.merge_next = Vec::new();
