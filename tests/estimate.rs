@@ -357,3 +357,130 @@ fn bad_estimate_and_costs_inputs_are_refused_in_one_line() {
         "no measured cost",
     );
 }
+
+/// The figures of an estimate that do not depend on the machine's speed: everything but
+/// seconds, memory and wall time.
+fn machine_free(report: &str) -> Vec<(String, String)> {
+    let timed = [
+        "cpu_seconds",
+        "cpu_seconds_90",
+        "cpu_hours",
+        "class_seconds_quantiles",
+        "slowest_sampled",
+        "peak_rss_bytes",
+        "estimate_wall_seconds",
+        "from_journal",
+    ];
+    let mut kept: Vec<(String, String)> = keys(report)
+        .into_iter()
+        .filter(|(k, _)| !timed.contains(&k.as_str()))
+        .collect();
+    kept.sort();
+    kept
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "failpoints"),
+    ignore = "needs the crash points: make test, or cargo test --features failpoints"
+)]
+fn an_estimate_killed_and_resumed_from_its_journal_equals_one_run_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let words = common::small_wordlist(dir.path(), "aerstlnpi");
+    let journal = dir.path().join("estimate.journal");
+    let costs = dir.path().join("costs.csv");
+    let args = |score: &str, sample: &str| -> Vec<String> {
+        [
+            "estimate",
+            "--size",
+            "3x3",
+            "--partition",
+            PARTITION,
+            "--score",
+            score,
+            "--wordlist",
+            s(&words),
+            "--threads",
+            "1",
+            "--seed",
+            "5",
+            "--quiet",
+            "--costs-out",
+            s(&costs),
+            "--sample",
+            sample,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let with_journal = |mut a: Vec<String>| {
+        a.extend(["--journal".to_string(), s(&journal).to_string()]);
+        a
+    };
+    // The measured classes of the costs file, with their tree nodes.
+    fn strs(a: &[String]) -> Vec<&str> {
+        a.iter().map(String::as_str).collect()
+    }
+    let measured = || -> Vec<(u64, u64)> {
+        let text = std::fs::read_to_string(&costs).expect("costs file");
+        let mut m: Vec<(u64, u64)> = text
+            .lines()
+            .filter(|l| l.ends_with(",measured"))
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (f[0].parse().unwrap(), f[2].parse().unwrap())
+            })
+            .collect();
+        m.sort();
+        m
+    };
+
+    // Uninterrupted, without a journal.
+    let whole = stdout_ok(&strs(&args("300", "24")));
+    let whole_classes = measured();
+    assert_eq!(whole_classes.len(), 24);
+
+    // Killed after 7 classes were journaled, then once more with its 10th record torn in
+    // half: each rerun breaks only what the journal lacks and ends on the same figures.
+    for (point, k, kept) in [("class-journaled", 7, 7), ("journal-torn", 10, 9)] {
+        std::fs::remove_file(&journal).ok();
+        let out = common::bin()
+            .args(strs(&with_journal(args("300", "24"))))
+            .env("BOGGLEMAX_FAILPOINT", format!("{point}:{k}"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{point}:{k} should have killed it");
+        let resumed = stdout_ok(&strs(&with_journal(args("300", "24"))));
+        assert_eq!(keys(&resumed)["from_journal"], kept.to_string(), "{point}");
+        assert_eq!(machine_free(&resumed), machine_free(&whole), "{point}");
+        assert_eq!(measured(), whole_classes, "{point}: the same classes");
+    }
+
+    // Every class is in the journal now: a third run breaks none; a larger sample goes on
+    // from there and draws what a larger sample draws without a journal.
+    let again = stdout_ok(&strs(&with_journal(args("300", "24"))));
+    assert_eq!(keys(&again)["from_journal"], "24");
+    assert_eq!(machine_free(&again), machine_free(&whole));
+    let more = stdout_ok(&strs(&with_journal(args("300", "40"))));
+    assert_eq!(keys(&more)["from_journal"], "24");
+    let more_classes = measured();
+    assert_eq!(
+        machine_free(&more),
+        machine_free(&stdout_ok(&strs(&args("300", "40"))))
+    );
+    assert_eq!(measured(), more_classes);
+
+    // A journal of another proof (here another S) is refused and left as it was; so is a
+    // damaged one.
+    let bytes = std::fs::read(&journal).unwrap();
+    fails_with(
+        &strs(&with_journal(args("301", "24"))),
+        "written for another size, partition, score",
+    );
+    assert_eq!(std::fs::read(&journal).unwrap(), bytes, "left as it was");
+    let mut damaged = bytes.clone();
+    damaged[40] ^= 0xff;
+    std::fs::write(&journal, &damaged).unwrap();
+    fails_with(&strs(&with_journal(args("300", "24"))), "checksum");
+    assert_eq!(std::fs::read(&journal).unwrap(), damaged, "left as it was");
+}

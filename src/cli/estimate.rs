@@ -69,6 +69,15 @@ pub struct EstimateArgs {
     /// of this size comes to the run's real total.
     #[arg(long, value_name = "RUN|FILE", requires = "sample")]
     pub replay: Option<PathBuf>,
+    /// Keep every class broken in FILE (created if missing), and take the classes it already
+    /// holds from it instead of breaking them again: a long estimate runs in parts, a
+    /// --budget at a time, and one cut off loses only the classes under way. Run again with
+    /// the same --seed and --threads (and --sample, if given), it draws the same classes in
+    /// the same order and goes on where it stopped. The journal belongs to one size,
+    /// partition, score, switchover, scoring and word list; any other is refused. Its
+    /// seconds are those of the machine and day that broke each class.
+    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    pub journal: Option<PathBuf>,
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
@@ -101,6 +110,7 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
                 seed: args.seed,
                 threads: args.threads,
                 quiet: args.quiet,
+                journal: args.journal.clone(),
             };
             (run.dictionary()?, settings, Some(m.shards as u64))
         }
@@ -116,6 +126,7 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
                 seed: args.seed,
                 threads: args.threads,
                 quiet: args.quiet,
+                journal: args.journal.clone(),
             };
             (args.dict.load()?, settings, None)
         }

@@ -9,6 +9,8 @@
 
 use super::costs::{ClassCost, ClassCosts};
 use super::error::PipelineError;
+use super::journal::{ClassRecord, ShardJournal};
+use super::manifest::fingerprint;
 use super::plan::class_space;
 use super::sampling::{
     CostModel, Interval, Sampler, draw_weights, estimate_total, weighted_quantiles,
@@ -20,6 +22,8 @@ use crate::progress::Progress;
 use crate::solve::Scoring;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -70,6 +74,9 @@ pub struct EstimateSettings {
     pub threads: usize,
     /// No progress display.
     pub quiet: bool,
+    /// An estimate journal ([`EstimateJournal`]): classes it holds are taken from it instead
+    /// of broken again, and every class broken is added to it.
+    pub journal: Option<PathBuf>,
 }
 
 /// The figures of one sampled class.
@@ -119,6 +126,9 @@ pub struct Estimate {
     pub dict_bytes: u64,
     /// Wall seconds the estimate itself took.
     pub wall_seconds: f64,
+    /// Sampled classes whose figures came from the journal (measured by an earlier run)
+    /// rather than from breaking them now.
+    pub from_journal: usize,
     /// Every class's cost: measured for sampled classes, predicted for the others.
     pub costs: ClassCosts,
 }
@@ -250,6 +260,9 @@ impl Estimate {
             writeln!(o, "peak_rss_bytes: {}", self.peak_rss_bytes())?;
             writeln!(o, "disk_bytes: {}", self.disk_bytes(shards))?;
             writeln!(o, "estimate_wall_seconds: {:.1}", self.wall_seconds)?;
+            if self.from_journal > 0 {
+                writeln!(o, "from_journal: {}", self.from_journal)?;
+            }
             if let Some(tasks) = tasks {
                 let (mean, worst) = self.task_seconds(tasks, seed);
                 writeln!(o, "tasks: {tasks}")?;
@@ -466,6 +479,7 @@ fn estimate_from(
         base_rss_bytes: 0,
         dict_bytes: 0,
         wall_seconds: start.elapsed().as_secs_f64(),
+        from_journal: 0,
         costs: costs.of_space(space),
     })
 }
@@ -512,6 +526,22 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
     let base_rss_bytes = resident_bytes().unwrap_or(0);
     let breaker = ClassBreaker::new(dict.trie(), settings.size, settings.scoring);
     let break_settings = BreakSettings::with_switchover(settings.threshold, settings.switchover);
+    let journal = match &settings.journal {
+        Some(path) => {
+            let j = EstimateJournal::open(path, settings, dict)?;
+            if !settings.quiet {
+                eprintln!(
+                    "{}: holds {} classes measured earlier",
+                    path.display(),
+                    j.known.len()
+                );
+            }
+            Some(j)
+        }
+        None => None,
+    };
+    let journal = journal.map(Mutex::new);
+    let from_journal = AtomicUsize::new(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.threads)
         .build()
@@ -535,12 +565,27 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
             batch
                 .par_iter()
                 .map(|&id| {
+                    // A class measured before: its figures, as the journal holds them.
+                    let known = journal.as_ref().and_then(|j| {
+                        // A thread that panicked while holding the lock has ended the estimate.
+                        j.lock().expect("journal lock").measured(id)
+                    });
+                    if let Some(s) = known {
+                        from_journal.fetch_add(1, Ordering::Relaxed);
+                        if matches!(settings.sample, SampleSize::Classes(_)) {
+                            progress.inc();
+                        }
+                        return Ok(s);
+                    }
                     // Ids come from the space's own enumeration.
                     let class = space.class(id).expect("canonical ids are in range");
                     if matches!(settings.sample, SampleSize::Classes(_)) {
                         progress.begin(id);
                     }
                     let o = breaker.break_class(&class, &break_settings);
+                    if let Some(j) = &journal {
+                        j.lock().expect("journal lock").append(id, &o)?;
+                    }
                     let n = broken.fetch_add(1, Ordering::Relaxed) + 1;
                     if matches!(settings.sample, SampleSize::Classes(_)) {
                         progress.end(id, o.seconds);
@@ -553,7 +598,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
                             false,
                         );
                     }
-                    SampledClass {
+                    Ok(SampledClass {
                         class_id: id,
                         seconds: o.seconds,
                         nodes: o.nodes,
@@ -561,10 +606,10 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
                         candidates: o.demulti_count,
                         results: o.results.len() as u64,
                         weight: 0.0,
-                    }
+                    })
                 })
-                .collect()
-        });
+                .collect::<Result<Vec<_>, PipelineError>>()
+        })?;
         if let SampleSize::Budget(b) = settings.sample {
             let now = started.elapsed().as_secs().min(b.as_secs());
             progress.inc_by(now - shown);
@@ -583,6 +628,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
         &mut measure,
     )?;
     progress.finish();
+    e.from_journal = from_journal.into_inner();
     e.base_rss_bytes = base_rss_bytes;
     e.dict_bytes = dict.to_compiled().len() as u64;
     Ok(e)
@@ -671,6 +717,77 @@ impl Replay {
     /// The run's measured costs.
     pub fn costs(&self) -> &ClassCosts {
         &self.costs
+    }
+}
+
+/// The classes an estimate has broken, kept on disk so that a later estimate of the same proof
+/// takes them from there instead of breaking them again: a long estimate can then be run in
+/// parts (a budget a session), and one cut off loses only the classes under way.
+///
+/// It is a shard journal ([`ShardJournal`]: checksummed records synced one at a time, a torn
+/// last record dropped, locked while open) whose id is a fingerprint of what decides a class's
+/// figures: size, partition, S, switchover, scoring and the word list's SHA-256. The seed is
+/// not part of it: a class's figures do not depend on how it was drawn, so estimates with other
+/// seeds share the journal. Seconds are those of the run that broke the class.
+pub struct EstimateJournal {
+    journal: ShardJournal,
+    known: BTreeMap<u64, ClassRecord>,
+}
+
+impl EstimateJournal {
+    /// Opens (or creates) the journal for `settings` and `dict`, locked; refuses one written
+    /// for other settings or another word list.
+    pub fn open(
+        path: &Path,
+        settings: &EstimateSettings,
+        dict: &Dictionary,
+    ) -> Result<EstimateJournal, PipelineError> {
+        let switchover =
+            BreakSettings::with_switchover(settings.threshold, settings.switchover).switchover;
+        let id = fingerprint(&[
+            b"bogglemax estimate",
+            settings.size.to_string().as_bytes(),
+            settings.partition.as_bytes(),
+            &settings.threshold.to_le_bytes(),
+            &switchover.to_le_bytes(),
+            settings.scoring.to_string().as_bytes(),
+            dict.info().sha256.as_bytes(),
+        ]);
+        let (journal, contents) =
+            ShardJournal::open(path, id, settings.size).map_err(|e| match e {
+                PipelineError::Mismatch { path, .. } => PipelineError::Mismatch {
+                    path,
+                    why: "this estimate journal was written for another size, partition, score, \
+                      switchover, scoring or word list"
+                        .into(),
+                },
+                e => e,
+            })?;
+        Ok(EstimateJournal {
+            journal,
+            known: contents.classes,
+        })
+    }
+
+    /// The figures of class `id`, if the journal holds it.
+    fn measured(&self, id: u64) -> Option<SampledClass> {
+        self.known.get(&id).map(|r| SampledClass {
+            class_id: id,
+            seconds: r.seconds,
+            nodes: r.nodes,
+            peak_bytes: r.peak_bytes,
+            candidates: r.demulti_count,
+            results: r.results.len() as u64,
+            weight: 0.0,
+        })
+    }
+
+    /// Adds class `id`, broken with outcome `o`, synced before it returns.
+    fn append(&mut self, id: u64, o: &crate::bound::BreakOutcome) -> Result<(), PipelineError> {
+        let rec = super::breakrun::record(id, None, o, false);
+        self.journal.append(&rec)?;
+        self.known.insert(id, rec);
+        Ok(())
     }
 }
 

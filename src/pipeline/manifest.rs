@@ -47,8 +47,7 @@ impl Manifest {
     /// bytes, in declaration order), without the tool version, so that a compatible version
     /// of bogglemax resumes a run that another planned.
     pub fn run_id(&self) -> u64 {
-        let mut hash = Sha256::new();
-        let fields: [&[u8]; 10] = [
+        fingerprint(&[
             b"bogglemax run",
             self.size.as_bytes(),
             self.partition.as_bytes(),
@@ -59,17 +58,7 @@ impl Manifest {
             self.wordlist_sha256.as_bytes(),
             &self.classes.to_le_bytes(),
             &self.shards.to_le_bytes(),
-        ];
-        for field in fields {
-            hash.update((field.len() as u64).to_le_bytes());
-            hash.update(field);
-        }
-        let digest = hash.finalize();
-        u64::from_le_bytes(
-            digest[..8]
-                .try_into()
-                .expect("a SHA-256 digest has 32 bytes"),
-        )
+        ])
     }
 
     /// The board size.
@@ -116,6 +105,22 @@ impl Manifest {
             self.tool_version
         )
     }
+}
+
+/// The first 8 bytes, as u64 LE, of the SHA-256 of `fields` in order, each as its length (u64
+/// LE) then its bytes: the id a file carries of the settings it belongs to.
+pub(super) fn fingerprint(fields: &[&[u8]]) -> u64 {
+    let mut hash = Sha256::new();
+    for field in fields {
+        hash.update((field.len() as u64).to_le_bytes());
+        hash.update(field);
+    }
+    let digest = hash.finalize();
+    u64::from_le_bytes(
+        digest[..8]
+            .try_into()
+            .expect("a SHA-256 digest has 32 bytes"),
+    )
 }
 
 /// The class ids of one shard.
