@@ -10,7 +10,7 @@
 //! release build ignores the variable and pays nothing.
 //!
 //! The points:
-//! - `class-journaled`: a class record was appended to a shard journal and synced.
+//! - `class-journaled`: a class record was appended to a shard (or estimate) journal and synced.
 //! - `part-journaled`: a top-split checkpoint record was appended and synced.
 //! - `journal-torn`: the record being appended is cut in half (the first half written and
 //!   synced), then the process dies: the torn tail a power cut leaves.

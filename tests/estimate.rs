@@ -440,6 +440,7 @@ fn an_estimate_killed_and_resumed_from_its_journal_equals_one_run_whole() {
     let whole_classes = measured();
     assert_eq!(whole_classes.len(), 24);
 
+    let mut resumed = String::new();
     // Killed after 7 classes were journaled, then once more with its 10th record torn in
     // half: each rerun breaks only what the journal lacks and ends on the same figures.
     for (point, k, kept) in [("class-journaled", 7, 7), ("journal-torn", 10, 9)] {
@@ -450,7 +451,11 @@ fn an_estimate_killed_and_resumed_from_its_journal_equals_one_run_whole() {
             .output()
             .unwrap();
         assert!(!out.status.success(), "{point}:{k} should have killed it");
-        let resumed = stdout_ok(&strs(&with_journal(args("300", "24"))));
+        // One thread breaks the classes in the order drawn: the journal holds the first
+        // draws, and a sample of that many is taken from it alone (none broken).
+        let first = stdout_ok(&strs(&with_journal(args("300", &kept.to_string()))));
+        assert_eq!(keys(&first)["from_journal"], kept.to_string(), "{point}");
+        resumed = stdout_ok(&strs(&with_journal(args("300", "24"))));
         assert_eq!(keys(&resumed)["from_journal"], kept.to_string(), "{point}");
         assert_eq!(machine_free(&resumed), machine_free(&whole), "{point}");
         assert_eq!(measured(), whole_classes, "{point}: the same classes");
@@ -461,8 +466,13 @@ fn an_estimate_killed_and_resumed_from_its_journal_equals_one_run_whole() {
     let again = stdout_ok(&strs(&with_journal(args("300", "24"))));
     assert_eq!(keys(&again)["from_journal"], "24");
     assert_eq!(machine_free(&again), machine_free(&whole));
+    // The journal keeps each class's seconds as measured, to the last bit.
+    for key in ["cpu_seconds", "cpu_seconds_90", "class_seconds_quantiles"] {
+        assert_eq!(keys(&again)[key], keys(&resumed)[key], "{key}");
+    }
     let more = stdout_ok(&strs(&with_journal(args("300", "40"))));
     assert_eq!(keys(&more)["from_journal"], "24");
+    // The classes of 40 draws, from the journal and broken; then without the journal.
     let more_classes = measured();
     assert_eq!(
         machine_free(&more),
@@ -483,4 +493,15 @@ fn an_estimate_killed_and_resumed_from_its_journal_equals_one_run_whole() {
     std::fs::write(&journal, &damaged).unwrap();
     fails_with(&strs(&with_journal(args("300", "24"))), "checksum");
     assert_eq!(std::fs::read(&journal).unwrap(), damaged, "left as it was");
+    // A short file that is not a journal (a mistyped path) is not written over.
+    std::fs::write(&journal, "notes\n").unwrap();
+    fails_with(
+        &strs(&with_journal(args("300", "24"))),
+        "not a bogglemax journal",
+    );
+    assert_eq!(
+        std::fs::read(&journal).unwrap(),
+        b"notes\n",
+        "left as it was"
+    );
 }

@@ -70,12 +70,15 @@ pub struct EstimateArgs {
     #[arg(long, value_name = "RUN|FILE", requires = "sample")]
     pub replay: Option<PathBuf>,
     /// Keep every class broken in FILE (created if missing), and take the classes it already
-    /// holds from it instead of breaking them again: a long estimate runs in parts, a
-    /// --budget at a time, and one cut off loses only the classes under way. Run again with
-    /// the same --seed and --threads (and --sample, if given), it draws the same classes in
-    /// the same order and goes on where it stopped. The journal belongs to one size,
-    /// partition, score, switchover, scoring and word list; any other is refused. Its
-    /// seconds are those of the machine and day that broke each class.
+    /// holds from it instead of breaking them again, so a long estimate can run in parts and
+    /// one cut off loses only the classes under way. The same --seed and --sample draw the
+    /// same classes in the same order (on a --budget, also the same --threads, and how far
+    /// it gets depends on time). With --sample N and one thread, classes are broken in the
+    /// order drawn: a journal cut off after K classes holds the first K draws, `--sample K`
+    /// then reports from it alone, and a larger --sample goes on from it. The journal
+    /// belongs to one size, partition, score, switchover, scoring and word list; any other
+    /// is refused. Its seconds are those of the machine, day and bogglemax that broke each
+    /// class: after a change to the breaker, start a new journal.
     #[arg(long, value_name = "FILE", conflicts_with = "replay")]
     pub journal: Option<PathBuf>,
     /// No progress display.

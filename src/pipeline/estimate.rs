@@ -9,7 +9,7 @@
 
 use super::costs::{ClassCost, ClassCosts};
 use super::error::PipelineError;
-use super::journal::{ClassRecord, ShardJournal};
+use super::journal::{ClassRecord, OTHER_RUN, ShardJournal};
 use super::manifest::fingerprint;
 use super::plan::class_space;
 use super::sampling::{
@@ -98,6 +98,22 @@ pub struct SampledClass {
     /// [`draw_weights`](super::sampling::draw_weights); 1 in a census): the weights add up
     /// to about the number of classes.
     pub weight: f64,
+}
+
+impl SampledClass {
+    /// A class's figures as its journal record holds them (weight 0, set when the sample is
+    /// summarised).
+    fn of_record(r: &ClassRecord) -> SampledClass {
+        SampledClass {
+            class_id: r.class_id,
+            seconds: r.seconds,
+            nodes: r.nodes,
+            peak_bytes: r.peak_bytes,
+            candidates: r.demulti_count,
+            results: r.results.len() as u64,
+            weight: 0.0,
+        }
+    }
 }
 
 /// A proof's predicted cost.
@@ -521,11 +537,7 @@ fn predicted_costs(
 /// Estimates a proof: enumerates its canonical classes, breaks a sample, summarises.
 pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estimate, PipelineError> {
     let space = class_space(settings.size, &settings.partition)?;
-    let ids = space.canonical_ids();
-    let feature = class_features(&space, dict.trie(), &ids)?;
-    let base_rss_bytes = resident_bytes().unwrap_or(0);
-    let breaker = ClassBreaker::new(dict.trie(), settings.size, settings.scoring);
-    let break_settings = BreakSettings::with_switchover(settings.threshold, settings.switchover);
+    // Opened first, so that a journal of another proof is refused before any work.
     let journal = match &settings.journal {
         Some(path) => {
             let j = EstimateJournal::open(path, settings, dict)?;
@@ -541,6 +553,11 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
         None => None,
     };
     let journal = journal.map(Mutex::new);
+    let ids = space.canonical_ids();
+    let feature = class_features(&space, dict.trie(), &ids)?;
+    let base_rss_bytes = resident_bytes().unwrap_or(0);
+    let breaker = ClassBreaker::new(dict.trie(), settings.size, settings.scoring);
+    let break_settings = BreakSettings::with_switchover(settings.threshold, settings.switchover);
     let from_journal = AtomicUsize::new(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.threads)
@@ -567,7 +584,8 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
                 .map(|&id| {
                     // A class measured before: its figures, as the journal holds them.
                     let known = journal.as_ref().and_then(|j| {
-                        // A thread that panicked while holding the lock has ended the estimate.
+                        // Poisoned only if a thread panicked holding it, which has ended the
+                        // estimate already.
                         j.lock().expect("journal lock").measured(id)
                     });
                     if let Some(s) = known {
@@ -583,8 +601,10 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
                         progress.begin(id);
                     }
                     let o = breaker.break_class(&class, &break_settings);
+                    let rec = super::breakrun::record(id, None, &o, false);
                     if let Some(j) = &journal {
-                        j.lock().expect("journal lock").append(id, &o)?;
+                        // As above: the lock is poisoned only once the estimate has failed.
+                        j.lock().expect("journal lock").append(&rec)?;
                     }
                     let n = broken.fetch_add(1, Ordering::Relaxed) + 1;
                     if matches!(settings.sample, SampleSize::Classes(_)) {
@@ -598,15 +618,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
                             false,
                         );
                     }
-                    Ok(SampledClass {
-                        class_id: id,
-                        seconds: o.seconds,
-                        nodes: o.nodes,
-                        peak_bytes: o.peak_bytes,
-                        candidates: o.demulti_count,
-                        results: o.results.len() as u64,
-                        weight: 0.0,
-                    })
+                    Ok(SampledClass::of_record(&rec))
                 })
                 .collect::<Result<Vec<_>, PipelineError>>()
         })?;
@@ -728,7 +740,8 @@ impl Replay {
 /// last record dropped, locked while open) whose id is a fingerprint of what decides a class's
 /// figures: size, partition, S, switchover, scoring and the word list's SHA-256. The seed is
 /// not part of it: a class's figures do not depend on how it was drawn, so estimates with other
-/// seeds share the journal. Seconds are those of the run that broke the class.
+/// seeds share the journal. Seconds are those of the machine, day and bogglemax that broke the
+/// class: after a change to the breaker, start a new journal.
 pub struct EstimateJournal {
     journal: ShardJournal,
     known: BTreeMap<u64, ClassRecord>,
@@ -755,12 +768,15 @@ impl EstimateJournal {
         ]);
         let (journal, contents) =
             ShardJournal::open(path, id, settings.size).map_err(|e| match e {
-                PipelineError::Mismatch { path, .. } => PipelineError::Mismatch {
-                    path,
-                    why: "this estimate journal was written for another size, partition, score, \
+                PipelineError::Mismatch { path, why } if why == OTHER_RUN => {
+                    PipelineError::Mismatch {
+                        path,
+                        why:
+                            "this estimate journal was written for another size, partition, score, \
                       switchover, scoring or word list"
-                        .into(),
-                },
+                                .into(),
+                    }
+                }
                 e => e,
             })?;
         Ok(EstimateJournal {
@@ -771,22 +787,13 @@ impl EstimateJournal {
 
     /// The figures of class `id`, if the journal holds it.
     fn measured(&self, id: u64) -> Option<SampledClass> {
-        self.known.get(&id).map(|r| SampledClass {
-            class_id: id,
-            seconds: r.seconds,
-            nodes: r.nodes,
-            peak_bytes: r.peak_bytes,
-            candidates: r.demulti_count,
-            results: r.results.len() as u64,
-            weight: 0.0,
-        })
+        self.known.get(&id).map(SampledClass::of_record)
     }
 
-    /// Adds class `id`, broken with outcome `o`, synced before it returns.
-    fn append(&mut self, id: u64, o: &crate::bound::BreakOutcome) -> Result<(), PipelineError> {
-        let rec = super::breakrun::record(id, None, o, false);
-        self.journal.append(&rec)?;
-        self.known.insert(id, rec);
+    /// Adds a broken class's record, synced before it returns.
+    fn append(&mut self, rec: &ClassRecord) -> Result<(), PipelineError> {
+        self.journal.append(rec)?;
+        self.known.insert(rec.class_id, rec.clone());
         Ok(())
     }
 }

@@ -34,6 +34,8 @@ use std::time::{Duration, Instant};
 const POLL_LOCK: Duration = Duration::from_millis(100);
 
 const MAGIC: &[u8; 8] = b"BMXJRNL2";
+/// Why a journal whose header names another run id is refused.
+pub(super) const OTHER_RUN: &str = "this journal belongs to another run";
 const MAGIC_FORMAT_1: &[u8; 8] = b"BMXJRNL1";
 /// zstd level of kept candidate lists: fast, and boards of one class compress well.
 const ZSTD_LEVEL: i32 = 3;
@@ -301,7 +303,13 @@ fn parse(
         return Ok(out);
     }
     if bytes.len() < HEADER_LEN as usize {
-        // A header is written and synced before any record: a short one is a torn creation.
+        // A header is written and synced before any record: a short one is a torn creation,
+        // but only if it begins as a header does (or is zeros, as an append can show before
+        // its bytes); any other short file is not a journal, and is not written over.
+        let n = bytes.len().min(MAGIC.len());
+        if bytes[..n] != MAGIC[..n] && bytes.iter().any(|&b| b != 0) {
+            return Err(corrupt("not a bogglemax journal (bad magic)".into()));
+        }
         out.torn = true;
         return Ok(out);
     }
@@ -320,7 +328,7 @@ fn parse(
     if id != run_id {
         return Err(PipelineError::Mismatch {
             path: path.to_path_buf(),
-            why: "this journal belongs to another run".into(),
+            why: OTHER_RUN.into(),
         });
     }
     let mut at = HEADER_LEN as usize;
