@@ -202,6 +202,49 @@ fn compiled_dictionary_round_trip_and_corruption() {
     }
 }
 
+/// Runs `bogglemax score` with `input` on standard input.
+fn score_stdin(input: &[u8]) -> std::process::Output {
+    let mut child = bin()
+        .arg("score")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("write");
+    child.wait_with_output().expect("wait")
+}
+
+#[test]
+fn stdin_lines_are_trimmed_and_a_bad_one_is_named() {
+    // Blank lines skipped, CRLF endings, spaces and upper case: as the arguments would be.
+    let out = score_stdin(b"\n  PERSLATGSINETERS \r\n\n\tabcdefghijklmnop\n\n");
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).expect("utf-8"),
+        "perslatgsineters: 3625\nabcdefghijklmnop: 18\n"
+    );
+    // A bad board is refused by its line number (blank lines count), in one line, nothing
+    // printed for the good ones before it.
+    for (input, needle) in [
+        (&b"abcdefghijklmnop\n\nabc\n"[..], "stdin line 3"),
+        (&b"abcdefghijklmnop\nabcdefghijklmno1\n"[..], "stdin line 2"),
+        (&b"abcdefghijklmnop\n\xff\xfe\n"[..], "standard input"),
+    ] {
+        let out = score_stdin(input);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{needle}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     fails_with(&["score", "abc"], "needs 16");

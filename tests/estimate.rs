@@ -445,12 +445,10 @@ fn an_estimate_killed_and_resumed_from_its_journal_equals_one_run_whole() {
     // half: each rerun breaks only what the journal lacks and ends on the same figures.
     for (point, k, kept) in [("class-journaled", 7, 7), ("journal-torn", 10, 9)] {
         std::fs::remove_file(&journal).ok();
-        let out = common::bin()
-            .args(strs(&with_journal(args("300", "24"))))
-            .env("BOGGLEMAX_FAILPOINT", format!("{point}:{k}"))
-            .output()
-            .unwrap();
-        assert!(!out.status.success(), "{point}:{k} should have killed it");
+        common::crash(
+            &strs(&with_journal(args("300", "24"))),
+            &format!("{point}:{k}"),
+        );
         // One thread breaks the classes in the order drawn: the journal holds the first
         // draws, and a sample of that many is taken from it alone (none broken).
         let first = stdout_ok(&strs(&with_journal(args("300", &kept.to_string()))));

@@ -12,15 +12,14 @@
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
 mod common;
-use common::{bin, small_wordlist, stdout_ok};
+use common::{SIGKILL, bin, crash, small_wordlist, stdout_ok};
 
 const PARTITION_2: &str = "aeiou bcdfghjklmnpqrstvwxyz";
-const SIGKILL: i32 = 9;
 /// Only turns a hung worker into a clear failure; no test waits for it on a healthy run.
 const HANG_LIMIT: Duration = Duration::from_secs(600);
 
@@ -116,25 +115,6 @@ impl Setup {
 fn candidates_line(summary: &str) -> String {
     let line = summary.lines().find(|l| l.starts_with("candidates: "));
     line.expect("a candidates line").to_string()
-}
-
-/// Runs bogglemax with `args` and the crash point `spec`; asserts that it died there.
-fn crash(args: &[&str], spec: &str) -> Output {
-    let out = bin()
-        .args(args)
-        .env("BOGGLEMAX_FAILPOINT", spec)
-        .output()
-        .expect("bogglemax runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        out.status.signal(),
-        Some(SIGKILL),
-        "bogglemax {args:?} with BOGGLEMAX_FAILPOINT={spec} should have crashed there \
-         ({}); stderr: {err}",
-        out.status
-    );
-    assert!(err.contains("failpoint"), "{err}");
-    out
 }
 
 #[test]

@@ -2,8 +2,12 @@
 //! require the one-line, exit-status-2 refusal every bad input gets.
 #![allow(dead_code)] // each test crate uses its own subset
 
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+/// The signal a crash point dies by.
+pub const SIGKILL: i32 = 9;
 
 /// The binary under test, with no crash point armed from the caller's environment.
 pub fn bin() -> Command {
@@ -82,4 +86,23 @@ pub fn hold_lock(path: &Path) -> std::fs::File {
         .expect("open");
     held.lock().expect("lock");
     held
+}
+
+/// Runs bogglemax with `args` and the crash point `spec`; asserts that it died there.
+pub fn crash(args: &[&str], spec: &str) -> Output {
+    let out = bin()
+        .args(args)
+        .env("BOGGLEMAX_FAILPOINT", spec)
+        .output()
+        .expect("bogglemax runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.signal(),
+        Some(SIGKILL),
+        "bogglemax {args:?} with BOGGLEMAX_FAILPOINT={spec} should have crashed there \
+         ({}); stderr: {err}",
+        out.status
+    );
+    assert!(err.contains("failpoint"), "{err}");
+    out
 }
