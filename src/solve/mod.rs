@@ -233,15 +233,16 @@ impl<'d> Solver<'d> {
         total
     }
 
-    /// The points of the word ending at `node` if it was not counted yet on this board.
+    /// The points of the word ending at `node` (whose mask is `flags`) if it was not counted yet
+    /// on this board.
     #[inline(always)]
-    fn count_word(&mut self, node: NodeId) -> u64 {
+    fn count_word(&mut self, node: NodeId, flags: u32) -> u64 {
         let stamp = &mut self.stamps[node as usize];
         if *stamp == self.generation {
             return 0;
         }
         *stamp = self.generation;
-        self.tables.walk.points(node) as u64
+        self.tables.walk.points(node, flags) as u64
     }
 
     /// Score of the words not yet counted through `node` (whose mask is `flags`), which
@@ -252,7 +253,7 @@ impl<'d> Solver<'d> {
     fn step(&mut self, cell: usize, node: NodeId, flags: u32, used: u64, ahead: u32) -> u64 {
         let mut total = 0;
         if flags & WORD != 0 {
-            total += self.count_word(node);
+            total += self.count_word(node, flags);
         }
         let neighbours = self.neighbor_masks[cell] & !used;
         let mine = 1u32 << self.letters[cell];
@@ -276,7 +277,7 @@ impl<'d> Solver<'d> {
                     total += self.step(n, child, child_flags, used | 1 << n, ahead);
                 } else if child_flags & WORD != 0 {
                     // No letter around `n` extends it: only its word is there.
-                    total += self.count_word(child);
+                    total += self.count_word(child, child_flags);
                 }
             }
         }
@@ -392,7 +393,7 @@ impl<'d> Solver<'d> {
                 self.stamps[w] = self.generation;
                 self.seen[w] = 0;
             }
-            let points = self.tables.walk.points(node) as u64;
+            let points = self.tables.walk.points(node, flags) as u64;
             let seen = self.seen[w];
             if seen & SEEN_ALL == 0 {
                 if on == g.full {
