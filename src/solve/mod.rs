@@ -258,6 +258,7 @@ impl<'d> Solver<'d> {
         let neighbours = self.neighbor_masks[cell] & !used;
         let mine = 1u32 << self.letters[cell];
         // Only the letters both next to the cell and extending the node: on most nodes none.
+        // (`ahead` holds letter bits only, so the mask's word and point bits drop out.)
         let mut letters = flags & ahead;
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;

@@ -2,7 +2,8 @@
 //!
 //! # Layout
 //! Node `i` is `nodes[i] = [mask, first]`: bits 0-25 of `mask` are the letters that extend the
-//! node and [`WORD`] marks a node where a word ends; the children are contiguous from `first`
+//! node, bits 26-30 its word's points (below) and [`WORD`] marks a node where a word ends;
+//! the children are contiguous from `first`
 //! in letter order, so the child for letter `l` is `first + popcount(mask & ((1 << l) - 1))`,
 //! as in [`crate::dict::Trie`]. Two `u32`s a node (8 bytes) instead of three, and the groups
 //! of children are placed depth first (the first child's children right after it and its
@@ -21,12 +22,16 @@ pub const WORD: u32 = 1 << 31;
 /// Bits of a node's mask that are letters.
 pub const LETTERS: u32 = (1 << 26) - 1;
 
-/// A node's mask holds its word's points from this bit on, 5 bits...
+/// A node's mask holds its word's points in 5 bits from this one.
 const POINTS_SHIFT: u32 = 26;
 
-/// ... unless they are this many or more: then the mask holds this value and the points are
-/// in the `points` array.
+/// The value of a mask's 5 point bits for a word of 31 points or more, whose points are then
+/// in the `points` array: smaller points are the bits' value.
 pub const POINTS_ELSEWHERE: u32 = 31;
+
+// The point bits are neither letters nor the word bit.
+const _: () = assert!(LETTERS & (POINTS_ELSEWHERE << POINTS_SHIFT) == 0);
+const _: () = assert!(WORD & (POINTS_ELSEWHERE << POINTS_SHIFT) == 0);
 
 /// A word tree relaid for the walk; the same words and points as the tree it was built from.
 pub struct WalkTrie {
