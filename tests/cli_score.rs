@@ -80,19 +80,7 @@ fn many_boards_from_stdin_keep_input_order() {
         input.push_str(boards[i % 3]);
         input.push('\n');
     }
-    let mut child = bin()
-        .arg("score")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("wait");
+    let out = score_stdin(input.as_bytes());
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let want = ["18", "3625", "189"];
