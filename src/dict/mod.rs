@@ -6,7 +6,7 @@
 mod filter;
 mod trie;
 
-pub use filter::{FilteredWord, filter_word, filter_words, spell};
+pub use filter::{FilteredWord, FilteredWords, filter_word, filter_words, spell};
 pub use trie::{NodeId, Trie, TrieBuf, TrieError};
 
 use crate::format::{self, FileBytes, FormatError};
@@ -110,18 +110,19 @@ fn sha256_hex(bytes: &[u8]) -> String {
 impl Dictionary {
     /// The built-in ENABLE2K dictionary.
     pub fn enable2k() -> Dictionary {
-        Dictionary::from_text_hashed(ENABLE2K_NAME, ENABLE2K.as_bytes(), ENABLE2K_SHA256.into())
+        Dictionary::from_text_hashed(ENABLE2K_NAME, ENABLE2K, ENABLE2K_SHA256.into())
     }
 
-    /// Builds a dictionary from word-list text.
+    /// Builds a dictionary from word-list text (bytes that are not UTF-8 read as U+FFFD,
+    /// which the filter refuses).
     pub fn from_text(source: &str, bytes: &[u8]) -> Dictionary {
-        Dictionary::from_text_hashed(source, bytes, sha256_hex(bytes))
+        let text = String::from_utf8_lossy(bytes);
+        Dictionary::from_text_hashed(source, &text, sha256_hex(bytes))
     }
 
     /// [`Dictionary::from_text`] with the text's SHA-256 already known.
-    fn from_text_hashed(source: &str, bytes: &[u8], sha256: String) -> Dictionary {
-        let text = String::from_utf8_lossy(bytes);
-        let words = filter_words(&text);
+    fn from_text_hashed(source: &str, text: &str, sha256: String) -> Dictionary {
+        let words = filter_words(text);
         let buf = TrieBuf::build(&words);
         Dictionary {
             info: DictInfo {

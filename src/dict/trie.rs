@@ -10,7 +10,7 @@
 //! Node 0 is the root. Nodes are laid out breadth first. Word ids number the words in the
 //! sorted order of their folded letters; `word_len[id]` is the spelled length that scores.
 
-use super::filter::FilteredWord;
+use super::filter::FilteredWords;
 
 /// Words per node slot in the flat array.
 pub const NODE_WORDS: usize = 3;
@@ -122,40 +122,58 @@ pub struct TrieError(pub &'static str);
 impl TrieBuf {
     /// Builds the tree of filtered words, which must be sorted and distinct (as
     /// [`super::filter::filter_words`] returns them).
-    pub fn build(words: &[FilteredWord]) -> TrieBuf {
-        debug_assert!(words.windows(2).all(|w| w[0].letters < w[1].letters));
-        let mut nodes = vec![0u32; NODE_WORDS];
-        // Breadth-first: each queued entry is (node, the word range sharing its prefix, depth).
-        // Invariant: words[lo..hi] are exactly the words whose first `depth` letters spell the
-        // node's path, so a word equal to the prefix is words[lo] (it sorts first).
-        let mut queue = std::collections::VecDeque::new();
-        queue.push_back((0usize, 0usize, words.len(), 0usize));
-        while let Some((node, mut lo, hi, depth)) = queue.pop_front() {
-            if lo < hi && words[lo].letters.len() == depth {
-                nodes[node * NODE_WORDS + 2] = lo as u32 + 1;
-                lo += 1;
+    pub fn build(words: &FilteredWords) -> TrieBuf {
+        debug_assert!((1..words.len()).all(|i| words.letters(i - 1) < words.letters(i)));
+        // Word `i` adds the nodes of its prefixes longer than the prefix it shares with word
+        // `i - 1`. In breadth-first order a node's place is its depth's first place plus the
+        // number of nodes of that depth that words before it added, since sorted words add
+        // the nodes of one depth in the order of their paths.
+        let shared = |i: usize| -> usize {
+            let (a, b) = (words.letters(i - 1), words.letters(i));
+            a.iter().zip(b).take_while(|(x, y)| x == y).count()
+        };
+        let mut per_depth = vec![1usize]; // the root
+        for i in 0..words.len() {
+            let from = if i == 0 { 0 } else { shared(i) };
+            let len = words.letters(i).len();
+            if per_depth.len() <= len {
+                per_depth.resize(len + 1, 0);
             }
-            let first = nodes.len() / NODE_WORDS;
-            let mut mask = 0u32;
-            let mut i = lo;
-            while i < hi {
-                let letter = words[i].letters[depth];
-                let mut j = i;
-                while j < hi && words[j].letters[depth] == letter {
-                    j += 1;
-                }
-                let child = nodes.len() / NODE_WORDS;
-                nodes.extend_from_slice(&[0; NODE_WORDS]);
-                mask |= 1 << letter;
-                queue.push_back((child, i, j, depth + 1));
-                i = j;
+            for count in &mut per_depth[from + 1..=len] {
+                *count += 1;
             }
-            nodes[node * NODE_WORDS] = mask;
-            nodes[node * NODE_WORDS + 1] = first as u32;
+        }
+        // `next[d]`: the place of the next node of depth d; `path[d]`: the node of depth d on
+        // the current word's path (the words before it placed every node above).
+        let mut next = Vec::with_capacity(per_depth.len());
+        let mut total = 0;
+        for &count in &per_depth {
+            next.push(total);
+            total += count;
+        }
+        let mut nodes = vec![0u32; total * NODE_WORDS];
+        let mut path = vec![0usize; per_depth.len()];
+        // A node's first child goes where the next node of the depth below goes when the
+        // node is placed: the words before it added no node under it. A leaf keeps that
+        // place too (readers ignore it), as compiled dictionaries always had it.
+        let first_below = |next: &[usize], depth: usize| next.get(depth + 1).map_or(total, |&n| n);
+        nodes[1] = first_below(&next, 0) as u32;
+        next[0] = 1;
+        for i in 0..words.len() {
+            let letters = words.letters(i);
+            let from = if i == 0 { 0 } else { shared(i) };
+            for depth in from + 1..=letters.len() {
+                let (node, parent) = (next[depth], path[depth - 1]);
+                next[depth] += 1;
+                path[depth] = node;
+                nodes[node * NODE_WORDS + 1] = first_below(&next, depth) as u32;
+                nodes[parent * NODE_WORDS] |= 1 << letters[depth - 1];
+            }
+            nodes[path[letters.len()] * NODE_WORDS + 2] = i as u32 + 1;
         }
         TrieBuf {
             nodes,
-            word_len: words.iter().map(|w| w.spelled_len).collect(),
+            word_len: words.spelled_lens().to_vec(),
         }
     }
 

@@ -56,7 +56,11 @@ impl WalkTrie {
             if let Some(w) = trie.word(old) {
                 let p = word_points[w as usize];
                 flags |= WORD | p.min(POINTS_ELSEWHERE) << POINTS_SHIFT;
-                points[new as usize] = p;
+                // Only words of 31 points or more are read from `points`: the others leave
+                // its zeroed pages untouched (the standard scoring never writes one).
+                if p >= POINTS_ELSEWHERE {
+                    points[new as usize] = p;
+                }
             }
             nodes[new as usize] = [flags, placed];
             let first = placed;
