@@ -50,6 +50,8 @@ pub struct Solver<'d> {
     trie: Trie<'d>,
     tables: Arc<SolverTables>,
     neighbor_masks: [u64; MAX_CELLS],
+    /// `neighbor_lists[c]`: the cells touching `c`, then [`NO_CELL`] up to 8 entries.
+    neighbor_lists: [[u8; 8]; MAX_CELLS],
     cells: usize,
     /// On the current board or group (set by [`Solver::score`] and [`Solver::score_many`]):
     /// `around[c]`, the letters of cell `c`'s neighbours as a mask, and `cells_of[l]`, the
@@ -93,6 +95,11 @@ const RUN_OPEN_MAX: usize = 1;
 /// ... and the run holds at least this many boards.
 const RUN_MIN: usize = 4;
 
+/// The padding of [`Solver`]'s neighbour lists: a cell number above every board's cells, so
+/// that it reads an empty slot of a table of 64 cells.
+const NO_CELL: u8 = 63;
+const _: () = assert!(MAX_CELLS <= NO_CELL as usize);
+
 /// `seen` bit: the word is on every board of the group.
 const SEEN_ALL: u64 = 1 << 63;
 
@@ -127,19 +134,29 @@ impl<'d> Solver<'d> {
     /// [`Solver::fresh`] shares: make one, then a fresh one per thread or task.
     pub fn new(trie: Trie<'d>, geometry: &Geometry, scoring: Scoring) -> Solver<'d> {
         let mut neighbor_masks = [0u64; MAX_CELLS];
-        for (cell, m) in neighbor_masks.iter_mut().enumerate().take(geometry.cells()) {
-            *m = geometry.neighbor_mask(cell);
+        let mut neighbor_lists = [[NO_CELL; 8]; MAX_CELLS];
+        for cell in 0..geometry.cells() {
+            neighbor_masks[cell] = geometry.neighbor_mask(cell);
+            let around = geometry.neighbors(cell);
+            neighbor_lists[cell][..around.len()].copy_from_slice(around);
         }
         let word_points = scoring.word_points(trie);
         let walk = WalkTrie::new(trie, &word_points);
         let tables = Arc::new(SolverTables { walk, word_points });
-        Solver::with_tables(trie, tables, neighbor_masks, geometry.cells())
+        Solver::with_tables(
+            trie,
+            tables,
+            neighbor_masks,
+            neighbor_lists,
+            geometry.cells(),
+        )
     }
 
     fn with_tables(
         trie: Trie<'d>,
         tables: Arc<SolverTables>,
         neighbor_masks: [u64; MAX_CELLS],
+        neighbor_lists: [[u8; 8]; MAX_CELLS],
         cells: usize,
     ) -> Solver<'d> {
         let nodes = tables.walk.node_count();
@@ -147,6 +164,7 @@ impl<'d> Solver<'d> {
             trie,
             tables,
             neighbor_masks,
+            neighbor_lists,
             cells,
             around: [0; MAX_CELLS],
             single: [0; MAX_CELLS],
@@ -166,6 +184,7 @@ impl<'d> Solver<'d> {
             self.trie,
             Arc::clone(&self.tables),
             self.neighbor_masks,
+            self.neighbor_lists,
             self.cells,
         )
     }
@@ -195,15 +214,18 @@ impl<'d> Solver<'d> {
                 rest &= rest - 1;
             }
         }
+        // Each cell's letters, and none past the board's cells: a neighbour list's padding
+        // reads an empty slot, so every cell's loop below runs its 8 entries without a
+        // branch that depends on the board.
+        let mut by_cell = [0u32; 64];
+        by_cell[..self.cells].copy_from_slice(&held[..self.cells]);
         for cell in 0..self.cells {
             // `once`: letters of at least one neighbour; `twice`: of at least two.
             let (mut once, mut twice) = (0u32, 0u32);
-            let mut next = self.neighbor_masks[cell];
-            while next != 0 {
-                let h = held[next.trailing_zeros() as usize];
+            for &n in &self.neighbor_lists[cell] {
+                let h = by_cell[n as usize & 63];
                 twice |= once & h;
                 once |= h;
-                next &= next - 1;
             }
             self.around[cell] = once;
             self.single[cell] = once & !twice;
