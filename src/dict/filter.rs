@@ -9,7 +9,7 @@ pub struct FilteredWord {
     pub spelled_len: u8,
 }
 
-/// Applies the filter to one line: trims a trailing CR and white space, folds case, keeps the
+/// Applies the filter to one line: trims white space (a CR too) from both ends, folds case, keeps the
 /// word only if it is all `a`-`z`, at least 3 letters, and every `q` is followed by `u`.
 pub fn filter_word(line: &str) -> Option<FilteredWord> {
     let mut letters = Vec::new();
@@ -31,8 +31,8 @@ fn fold_into(line: &str, out: &mut Vec<u8>) -> Option<u8> {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i].to_ascii_lowercase();
-        let next_is_u = || bytes.get(i + 1).map(|c| c.to_ascii_lowercase()) == Some(b'u');
-        if !b.is_ascii_lowercase() || (b == b'q' && !next_is_u()) {
+        let q_without_u = b == b'q' && bytes.get(i + 1).map(u8::to_ascii_lowercase) != Some(b'u');
+        if !b.is_ascii_lowercase() || q_without_u {
             out.truncate(start);
             return None;
         }
@@ -44,12 +44,12 @@ fn fold_into(line: &str, out: &mut Vec<u8>) -> Option<u8> {
 
 /// The words of a list that passed the filter: sorted by their folded letters, distinct, and
 /// kept in one buffer (a list of 170,000 words is then three allocations, not 170,000).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FilteredWords {
     /// Every word's folded letters, one word after another.
     letters: Vec<u8>,
     /// Word `i`'s letters are `letters[starts[i]..starts[i + 1]]`; one entry more than words.
-    starts: Vec<u32>,
+    starts: Vec<usize>,
     /// Each word's spelled length (see [`FilteredWord::spelled_len`]).
     spelled_len: Vec<u8>,
 }
@@ -68,7 +68,7 @@ impl FilteredWords {
     /// Word `i`'s folded letters.
     #[inline]
     pub fn letters(&self, i: usize) -> &[u8] {
-        &self.letters[self.starts[i] as usize..self.starts[i + 1] as usize]
+        &self.letters[self.starts[i]..self.starts[i + 1]]
     }
 
     /// Word `i`'s spelled length, the length that scores.
@@ -82,20 +82,20 @@ impl FilteredWords {
     }
 
     /// The words in the given order, keeping only the first of equal ones.
-    fn reordered(&self, order: &[u32]) -> FilteredWords {
+    fn reordered(&self, order: &[usize]) -> FilteredWords {
         let mut out = FilteredWords {
             letters: Vec::with_capacity(self.letters.len()),
             starts: vec![0],
             spelled_len: Vec::with_capacity(order.len()),
         };
         for &i in order {
-            let word = self.letters(i as usize);
+            let word = self.letters(i);
             if !out.is_empty() && out.letters(out.len() - 1) == word {
                 continue;
             }
             out.letters.extend_from_slice(word);
-            out.starts.push(out.letters.len() as u32);
-            out.spelled_len.push(self.spelled_len[i as usize]);
+            out.starts.push(out.letters.len());
+            out.spelled_len.push(self.spelled_len[i]);
         }
         out
     }
@@ -111,7 +111,7 @@ pub fn filter_words(text: &str) -> FilteredWords {
     };
     for line in text.lines() {
         if let Some(len) = fold_into(line, &mut words.letters) {
-            words.starts.push(words.letters.len() as u32);
+            words.starts.push(words.letters.len());
             words.spelled_len.push(len);
         }
     }
@@ -121,8 +121,8 @@ pub fn filter_words(text: &str) -> FilteredWords {
     if sorted {
         return words;
     }
-    let mut order: Vec<u32> = (0..words.len() as u32).collect();
-    order.sort_by(|&a, &b| words.letters(a as usize).cmp(words.letters(b as usize)));
+    let mut order: Vec<usize> = (0..words.len()).collect();
+    order.sort_by(|&a, &b| words.letters(a).cmp(words.letters(b)));
     words.reordered(&order)
 }
 
@@ -155,9 +155,9 @@ mod tests {
         assert!(filter_word("CAT").is_some());
     }
 
-    /// A list out of order, with a word twice in two cases and lines the filter refuses,
-    /// comes out sorted by folded letters (`quiz` folds to `qiz`, after `qat`'s place) and
-    /// distinct, each word with its spelled length.
+    /// A list out of order, with a word twice in two cases and lines the filter refuses
+    /// (`ab` too short, `qat` a q without u), comes out sorted by folded letters (`quit` and
+    /// `quiz` fold to `qit` and `qiz`) and distinct, each word with its spelled length.
     #[test]
     fn lists_come_out_sorted_and_distinct() {
         let words = filter_words("zoo\nquiz\r\nCat\nab\ncat\nqat\n  dog \nquit\n");

@@ -249,6 +249,59 @@ mod tests {
         assert_eq!(t.word_len(quit), 4);
     }
 
+    /// The breadth-first layout the plain way, as the module doc defines it: a queue of
+    /// (node, the words under it, depth); a node's children are placed when it is taken
+    /// from the queue, so its `first` is the array's length then (for a leaf too).
+    fn build_by_queue(words: &FilteredWords) -> Vec<u32> {
+        let mut nodes = vec![0u32; NODE_WORDS];
+        let mut queue = std::collections::VecDeque::from([(0, 0, words.len(), 0)]);
+        while let Some((node, mut lo, hi, depth)) = queue.pop_front() {
+            if lo < hi && words.letters(lo).len() == depth {
+                nodes[node * NODE_WORDS + 2] = lo as u32 + 1;
+                lo += 1;
+            }
+            nodes[node * NODE_WORDS + 1] = (nodes.len() / NODE_WORDS) as u32;
+            while lo < hi {
+                let letter = words.letters(lo)[depth];
+                let mut end = lo;
+                while end < hi && words.letters(end)[depth] == letter {
+                    end += 1;
+                }
+                nodes[node * NODE_WORDS] |= 1 << letter;
+                queue.push_back((nodes.len() / NODE_WORDS, lo, end, depth + 1));
+                nodes.extend_from_slice(&[0; NODE_WORDS]);
+                lo = end;
+            }
+        }
+        nodes
+    }
+
+    /// The one-pass build lays out exactly the queue's tree, node for node (leaves' `first`
+    /// included, which compiled dictionaries store): on lists of prefixes of each other,
+    /// `qu` words, one word, none, and the built-in ENABLE2K.
+    #[test]
+    fn one_pass_build_is_the_breadth_first_layout() {
+        let lists = [
+            "",
+            "cat",
+            "cat\ncats\ncar\ndog\nquit\nqat\n",
+            "aaa\naaaa\naaaaa\naab\naaab\nabc\nabcd\nbcd\nzzz\nquaquaqua\nquag\nequal\n",
+            super::super::ENABLE2K,
+        ];
+        for list in lists {
+            let words = filter_words(list);
+            let buf = TrieBuf::build(&words);
+            assert_eq!(
+                buf.nodes,
+                build_by_queue(&words),
+                "list of {} words",
+                words.len()
+            );
+            assert_eq!(buf.word_len, words.spelled_lens());
+            TrieBuf::check(&buf.nodes, &buf.word_len).unwrap();
+        }
+    }
+
     /// Arrays that pass every per-node rule but are no tree are refused: a node with two
     /// parents (which a walk would visit twice and a relayout would place twice), and a node
     /// with no parent.

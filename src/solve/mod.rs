@@ -99,6 +99,7 @@ const RUN_MIN: usize = 4;
 /// that it reads an empty slot of a table of 64 cells.
 const NO_CELL: u8 = 63;
 const _: () = assert!(MAX_CELLS <= NO_CELL as usize);
+const _: () = assert!((NO_CELL as usize + 1).is_power_of_two());
 
 /// `seen` bit: the word is on every board of the group.
 const SEEN_ALL: u64 = 1 << 63;
@@ -137,6 +138,7 @@ impl<'d> Solver<'d> {
         let mut neighbor_lists = [[NO_CELL; 8]; MAX_CELLS];
         for cell in 0..geometry.cells() {
             neighbor_masks[cell] = geometry.neighbor_mask(cell);
+            // A cell of a grid touches at most 8 others.
             let around = geometry.neighbors(cell);
             neighbor_lists[cell][..around.len()].copy_from_slice(around);
         }
@@ -217,13 +219,13 @@ impl<'d> Solver<'d> {
         // Each cell's letters, and none past the board's cells: a neighbour list's padding
         // reads an empty slot, so every cell's loop below runs its 8 entries without a
         // branch that depends on the board.
-        let mut by_cell = [0u32; 64];
+        let mut by_cell = [0u32; NO_CELL as usize + 1];
         by_cell[..self.cells].copy_from_slice(&held[..self.cells]);
         for cell in 0..self.cells {
             // `once`: letters of at least one neighbour; `twice`: of at least two.
             let (mut once, mut twice) = (0u32, 0u32);
             for &n in &self.neighbor_lists[cell] {
-                let h = by_cell[n as usize & 63];
+                let h = by_cell[n as usize & NO_CELL as usize];
                 twice |= once & h;
                 once |= h;
             }
