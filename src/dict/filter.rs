@@ -9,8 +9,9 @@ pub struct FilteredWord {
     pub spelled_len: u8,
 }
 
-/// Applies the filter to one line: trims white space (a CR too) from both ends, folds case, keeps the
-/// word only if it is all `a`-`z`, at least 3 letters, and every `q` is followed by `u`.
+/// Applies the filter to one line: trims white space (a CR too) from both ends, folds case,
+/// keeps the word only if it is all `a`-`z`, at least 3 letters, and every `q` is followed by
+/// `u`.
 pub fn filter_word(line: &str) -> Option<FilteredWord> {
     let mut letters = Vec::new();
     let spelled_len = fold_into(line, &mut letters)?;
