@@ -152,16 +152,16 @@ impl Dictionary {
                 err,
             });
         }
-        if std::str::from_utf8(bytes.as_ref()).is_err() {
+        let Ok(text) = std::str::from_utf8(bytes.as_ref()) else {
             return Err(DictError::NotText {
                 path: path.to_path_buf(),
             });
-        }
+        };
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| path.display().to_string());
-        let dict = Dictionary::from_text(&name, bytes.as_ref());
+        let dict = Dictionary::from_text_hashed(&name, text, sha256_hex(bytes.as_ref()));
         if dict.info.words == 0 {
             return Err(DictError::Empty {
                 path: path.to_path_buf(),

@@ -128,14 +128,19 @@ impl TrieBuf {
         // `i - 1`. In breadth-first order a node's place is its depth's first place plus the
         // number of nodes of that depth that words before it added, since sorted words add
         // the nodes of one depth in the order of their paths.
-        let shared = |i: usize| -> usize {
-            let (a, b) = (words.letters(i - 1), words.letters(i));
-            a.iter().zip(b).take_while(|(x, y)| x == y).count()
-        };
+        // `shared[i]`: the letters word `i` shares with word `i - 1` (a word has at most 255).
+        let shared: Vec<u8> = (0..words.len())
+            .map(|i| match i {
+                0 => 0,
+                _ => {
+                    let (a, b) = (words.letters(i - 1), words.letters(i));
+                    a.iter().zip(b).take_while(|(x, y)| x == y).count() as u8
+                }
+            })
+            .collect();
         let mut per_depth = vec![1usize]; // the root
-        for i in 0..words.len() {
-            let from = if i == 0 { 0 } else { shared(i) };
-            let len = words.letters(i).len();
+        for (i, &from) in shared.iter().enumerate() {
+            let (from, len) = (from as usize, words.letters(i).len());
             if per_depth.len() <= len {
                 per_depth.resize(len + 1, 0);
             }
@@ -159,10 +164,9 @@ impl TrieBuf {
         let first_below = |next: &[usize], depth: usize| next.get(depth + 1).map_or(total, |&n| n);
         nodes[1] = first_below(&next, 0) as u32;
         next[0] = 1;
-        for i in 0..words.len() {
+        for (i, &from) in shared.iter().enumerate() {
             let letters = words.letters(i);
-            let from = if i == 0 { 0 } else { shared(i) };
-            for depth in from + 1..=letters.len() {
+            for depth in from as usize + 1..=letters.len() {
                 let (node, parent) = (next[depth], path[depth - 1]);
                 next[depth] += 1;
                 path[depth] = node;
