@@ -1,18 +1,20 @@
 //! Estimate benchmark: how close `bogglemax estimate` comes to a finished run, and how evenly
 //! each way of dealing shards spreads that run's measured costs.
 //!
-//! `cargo bench --bench estimate -- RUN [fraction=0.05] [seeds=20] [shards=64]`
+//! `cargo bench --bench estimate -- RUN [fraction=0.05] [seeds=20] [shards=64] [pooled=1]`
 //!
 //! RUN is a finished run directory. For each seed an estimate is replayed from the run's
 //! recorded per-class costs (the same draws a real estimate makes, the class's measured
 //! seconds standing in for breaking it again), with `fraction` of the classes sampled; the
 //! report gives each estimate's error against the run's total CPU seconds and whether its
-//! 90 % interval covers it. Then the run's classes are dealt into `shards` shards three ways
+//! 90 % interval covers it. With `pooled=K`, each estimate pools K independent samples (seeds
+//! K·(s−1)+1 to K·s for estimate s) of a K-th of the classes each, as `estimate --seed 1,2,..`
+//! pools samples drawn apart. Then the run's classes are dealt into `shards` shards three ways
 //! (by board count, the default; by an estimate's predicted costs; by the run's own costs)
 //! and each deal's slowest shard is compared with the mean, by the measured seconds. Figures
 //! go to standard output; nothing here asserts anything.
 
-use bogglemax::pipeline::{ClassCosts, PlanSettings, Replay, RunDir, SampleSize, plan};
+use bogglemax::pipeline::{ClassCosts, PlanSettings, Replay, RunDir, Sample, SampleSize, plan};
 use std::path::Path;
 
 fn main() {
@@ -21,7 +23,10 @@ fn main() {
         .filter(|a| a != "--bench")
         .collect();
     let Some(run_path) = args.first() else {
-        println!("usage: cargo bench --bench estimate -- RUN [fraction=F] [seeds=N] [shards=N]");
+        println!(
+            "usage: cargo bench --bench estimate -- RUN [fraction=F] [seeds=N] [shards=N] \
+             [pooled=K]"
+        );
         return;
     };
     let get = |key: &str, default: f64| {
@@ -29,10 +34,11 @@ fn main() {
             .find_map(|a| a.strip_prefix(&format!("{key}=")))
             .map_or(default, |v| v.parse().expect("a number"))
     };
-    let (fraction, seeds, shards) = (
+    let (fraction, seeds, shards, pooled) = (
         get("fraction", 0.05),
         get("seeds", 20.0) as u64,
         get("shards", 64.0) as u32,
+        (get("pooled", 1.0) as u64).max(1),
     );
     let run = RunDir::open(Path::new(run_path)).expect("a run directory");
     let m = run.manifest().clone();
@@ -46,9 +52,11 @@ fn main() {
     let (mut near, mut covered, mut worst) = (0, 0, 0.0f64);
     let mut first = None;
     for seed in 1..=seeds {
-        let e = replay
-            .estimate(SampleSize::Classes(sample), seed)
-            .expect("replay");
+        let each = SampleSize::Classes(sample.div_ceil(pooled as usize));
+        let samples: Vec<Sample> = (1..=pooled)
+            .map(|k| Sample::new(pooled * (seed - 1) + k, each))
+            .collect();
+        let e = replay.estimate(&samples).expect("replay");
         let err = e.cpu_seconds.point / truth - 1.0;
         let hit = e.cpu_seconds.lo <= truth && truth <= e.cpu_seconds.hi;
         println!(

@@ -503,3 +503,131 @@ fn an_estimate_killed_and_resumed_from_its_journal_equals_one_run_whole() {
         "left as it was"
     );
 }
+
+#[test]
+fn samples_drawn_apart_into_their_own_journals_pool_into_one_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    let words = common::small_wordlist(dir.path(), "aerstlnpi");
+    let (a, b) = (dir.path().join("a.journal"), dir.path().join("b.journal"));
+    let run = |extra: &[&str]| -> String {
+        let mut args = vec![
+            "estimate",
+            "--size",
+            "3x3",
+            "--partition",
+            PARTITION,
+            "--score",
+            "300",
+            "--wordlist",
+            s(&words),
+            "--threads",
+            "1",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        stdout_ok(&args)
+    };
+    // Two samples, each by its own process into its own journal, as cluster tasks would.
+    let one = keys(&run(&["--seed", "5", "--sample", "8", "--journal", s(&a)]));
+    let two = keys(&run(&["--seed", "6", "--sample", "6", "--journal", s(&b)]));
+    // Pooled from the journals alone: nothing is broken again.
+    let pooled_text = run(&[
+        "--seed",
+        "5,6",
+        "--sample",
+        "8,6",
+        "--journal",
+        s(&a),
+        "--journal",
+        s(&b),
+    ]);
+    let pooled = keys(&pooled_text);
+    assert_eq!(pooled["samples_pooled"], "8 (seed 5), 6 (seed 6)");
+    assert_eq!(pooled["from_journal"], pooled["sampled"]);
+    let sampled = number(&pooled["sampled"]);
+    assert!(
+        (8.0..=14.0).contains(&sampled),
+        "{sampled} distinct classes"
+    );
+    // The pooled total is the draw-weighted mean of the two samples' (figures printed
+    // rounded to a unit).
+    let mean = (8.0 * number(&one["tree_nodes"]) + 6.0 * number(&two["tree_nodes"])) / 14.0;
+    assert!(
+        (number(&pooled["tree_nodes"]) - mean).abs() <= 1.0,
+        "pooled {} against {mean}",
+        pooled["tree_nodes"]
+    );
+    // The same figures as the two samples drawn and broken in one process, no journal.
+    let fresh = run(&["--seed", "5,6", "--sample", "8,6"]);
+    assert_eq!(machine_free(&pooled_text), machine_free(&fresh));
+    // Only the first journal is written: a larger sample of seed 6 breaks its new classes
+    // into a.journal and leaves b.journal as it was.
+    let b_bytes = std::fs::read(&b).unwrap();
+    let a_len = std::fs::metadata(&a).unwrap().len();
+    let more = keys(&run(&[
+        "--seed",
+        "5,6",
+        "--sample",
+        "8,10",
+        "--journal",
+        s(&a),
+        "--journal",
+        s(&b),
+    ]));
+    assert!(number(&more["sampled"]) > sampled);
+    assert_eq!(std::fs::read(&b).unwrap(), b_bytes, "read only");
+    assert!(
+        std::fs::metadata(&a).unwrap().len() > a_len,
+        "new classes go to the first"
+    );
+
+    // Samples that cannot be pooled, in one line each; nothing is created.
+    let missing = dir.path().join("missing.journal");
+    let base = [
+        "estimate",
+        "--size",
+        "3x3",
+        "--partition",
+        PARTITION,
+        "--score",
+        "300",
+        "--wordlist",
+        s(&words),
+        "--quiet",
+    ];
+    for (extra, why) in [
+        (
+            vec!["--seed", "5,6", "--sample", "1,2,3"],
+            "3 counts for 2 seeds",
+        ),
+        (
+            vec!["--seed", "5,6", "--budget", "10"],
+            "several seeds need a sample size",
+        ),
+        (
+            vec!["--seed", "5,5", "--sample", "3"],
+            "seed 5 is given twice",
+        ),
+        (
+            vec![
+                "--sample",
+                "3",
+                "--journal",
+                s(&a),
+                "--journal",
+                s(&missing),
+            ],
+            "no such file",
+        ),
+        (
+            vec!["--sample", "3", "--journal", s(&a), "--journal", s(&a)],
+            "is given twice",
+        ),
+    ] {
+        fails_with(&[&base[..], &extra[..]].concat(), why);
+    }
+    assert!(
+        !missing.exists(),
+        "a journal that is only read is not created"
+    );
+}

@@ -4,7 +4,7 @@ use super::common::{DictArgs, Output, parse_size};
 use anyhow::{Context, bail};
 use bogglemax::board::Size;
 use bogglemax::dict::Dictionary;
-use bogglemax::pipeline::{self, ClassCosts, EstimateSettings, Replay, RunDir, SampleSize};
+use bogglemax::pipeline::{self, ClassCosts, EstimateSettings, Replay, RunDir, Sample, SampleSize};
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,7 +22,13 @@ and with --tasks N the mean and slowest seconds of one task of N and the Slurm -
 broken so far (tree nodes against how well the class's letter sets chain into words) makes \
 heavy classes likelier to be drawn, and each is weighted by how likely it was, so the heavy \
 tail is sampled and the estimate stays unbiased. The same seed and --sample draw the same \
-classes on every machine; only the seconds differ."
+classes on every machine; only the seconds differ.\n\nSeveral seeds draw independent \
+samples and pool them into one estimate (line samples_pooled). The samples can be drawn \
+apart, each by its own process or cluster task into its own journal, and pooled afterwards \
+from the journals alone, breaking nothing:\n\n  bogglemax estimate ... --seed 1 --sample 8 \
+--journal est.1.journal     (and so on for seeds 2-4, anywhere)\n  bogglemax estimate ... \
+--seed 1,2,3,4 --sample 8 --journal est.1.journal --journal est.2.journal \\\n      \
+--journal est.3.journal --journal est.4.journal"
 )]
 pub struct EstimateArgs {
     /// Estimate a planned run: its size, partition, score, switchover, scoring and word
@@ -43,16 +49,28 @@ pub struct EstimateArgs {
     /// Switchover, as `plan` takes it. Default: 2 × S.
     #[arg(long, value_name = "B")]
     pub switchover: Option<u32>,
-    /// Break this many distinct classes (all of them if the run has fewer).
-    #[arg(long, value_name = "N", conflicts_with = "budget")]
-    pub sample: Option<usize>,
+    /// Break this many distinct classes (all of them if the run has fewer); with several
+    /// seeds, this many for each seed, or one count per seed (`--seed 27,28 --sample 17,9`).
+    #[arg(
+        long,
+        value_name = "N[,N...]",
+        value_delimiter = ',',
+        conflicts_with = "budget"
+    )]
+    pub sample: Vec<usize>,
     /// Break classes in batches until this many seconds of wall time have passed (the batch
     /// under way finishes). Default when neither is given: 300.
     #[arg(long, value_name = "SECONDS")]
     pub budget: Option<u64>,
-    /// Seed of the draws.
-    #[arg(long, value_name = "K", default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of the draws. Several, distinct (`--seed 1,2,3`): one independent sample each,
+    /// pooled into one estimate (with --sample, not --budget).
+    #[arg(
+        long,
+        value_name = "K[,K...]",
+        value_delimiter = ',',
+        default_value = "1"
+    )]
+    pub seed: Vec<u64>,
     /// Threads breaking classes (at most 16 at once: classes are drawn in batches of 16
     /// between refits of the cost model). Default: all cores.
     #[arg(long, value_name = "T", default_value_t = 0)]
@@ -78,9 +96,11 @@ pub struct EstimateArgs {
     /// then reports from it alone, and a larger --sample goes on from it. The journal
     /// belongs to one size, partition, score, switchover, scoring and word list; any other
     /// is refused. Its seconds are those of the machine, day and bogglemax that broke each
-    /// class: after a change to the breaker, start a new journal.
+    /// class: after a change to the breaker, start a new journal. Give --journal again to
+    /// read more journals (other seeds' samples, drawn elsewhere): classes any of them holds
+    /// are taken from it, and classes broken now are written to the first only.
     #[arg(long, value_name = "FILE", conflicts_with = "replay")]
-    pub journal: Option<PathBuf>,
+    pub journal: Vec<PathBuf>,
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
@@ -88,18 +108,12 @@ pub struct EstimateArgs {
 
 /// Runs `bogglemax estimate`.
 pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
-    let sample = match (args.sample, args.budget) {
-        (Some(0), _) => bail!("--sample must be at least 1"),
-        (Some(n), _) => SampleSize::Classes(n),
-        (None, Some(0)) => bail!("--budget must be at least 1 second"),
-        (None, Some(s)) => SampleSize::Budget(Duration::from_secs(s)),
-        (None, None) => SampleSize::Budget(Duration::from_secs(300)),
-    };
+    let samples = samples(args)?;
     if args.tasks == Some(0) {
         bail!("--tasks must be at least 1");
     }
     // The settings and dictionary: a planned run's, or the flags'.
-    let (dict, mut settings, run_shards) = match &args.run {
+    let (dict, settings, run_shards) = match &args.run {
         Some(path) => {
             let run = RunDir::open(path)?;
             let m = run.manifest();
@@ -109,11 +123,10 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
                 threshold: m.threshold,
                 switchover: Some(m.switchover),
                 scoring: m.scoring(),
-                sample,
-                seed: args.seed,
+                samples,
                 threads: args.threads,
                 quiet: args.quiet,
-                journal: args.journal.clone(),
+                journals: args.journal.clone(),
             };
             (run.dictionary()?, settings, Some(m.shards as u64))
         }
@@ -125,16 +138,14 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
                 threshold: args.score.unwrap_or_default(),
                 switchover: args.switchover,
                 scoring: args.dict.scoring,
-                sample,
-                seed: args.seed,
+                samples,
                 threads: args.threads,
                 quiet: args.quiet,
-                journal: args.journal.clone(),
+                journals: args.journal.clone(),
             };
             (args.dict.load()?, settings, None)
         }
     };
-    settings.sample = sample;
     let tasks = args.tasks.or(run_shards);
     let (estimate, replayed) = match &args.replay {
         None => (pipeline::estimate(&dict, &settings)?, None),
@@ -150,7 +161,8 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     let shards = tasks.unwrap_or(1);
-    let report = estimate.report(shards, tasks, args.seed);
+    // clap gives at least the default seed.
+    let report = estimate.report(shards, tasks, args.seed[0]);
     match replayed {
         None => write!(out, "{report}")?,
         Some((seconds, nodes)) => {
@@ -170,6 +182,39 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The samples the flags ask for: one per seed, each of --sample's one count or of its
+/// count for that seed, or else on the --budget (300 s by default).
+fn samples(args: &EstimateArgs) -> anyhow::Result<Vec<Sample>> {
+    if args.sample.contains(&0) {
+        bail!("--sample must be at least 1");
+    }
+    let seeds = &args.seed;
+    let sizes: Vec<SampleSize> = match (args.sample.as_slice(), args.budget) {
+        ([], Some(0)) => bail!("--budget must be at least 1 second"),
+        ([], budget) => {
+            let seconds = budget.unwrap_or(300);
+            if seeds.len() > 1 {
+                bail!("several seeds need a sample size (--sample), not a time budget");
+            }
+            vec![SampleSize::Budget(Duration::from_secs(seconds))]
+        }
+        (&[n], _) => vec![SampleSize::Classes(n); seeds.len()],
+        (counts, _) if counts.len() == seeds.len() => {
+            counts.iter().map(|&n| SampleSize::Classes(n)).collect()
+        }
+        (counts, _) => bail!(
+            "--sample gives {} counts for {} seeds: give one count, or one per seed",
+            counts.len(),
+            seeds.len()
+        ),
+    };
+    Ok(seeds
+        .iter()
+        .zip(sizes)
+        .map(|(&seed, size)| Sample::new(seed, size))
+        .collect())
+}
+
 /// An estimate replayed from a finished run's recorded costs, and that run's true CPU
 /// seconds and tree nodes.
 fn replay(
@@ -180,8 +225,5 @@ fn replay(
     let costs = ClassCosts::load(path)?;
     let replay = Replay::new(settings.size, &settings.partition, dict.trie(), costs)
         .with_context(|| format!("--replay {}", path.display()))?;
-    Ok((
-        replay.estimate(settings.sample, settings.seed)?,
-        replay.totals(),
-    ))
+    Ok((replay.estimate(&settings.samples)?, replay.totals()))
 }

@@ -13,7 +13,7 @@ use super::journal::{ClassRecord, OTHER_RUN, ShardJournal};
 use super::manifest::fingerprint;
 use super::plan::class_space;
 use super::sampling::{
-    CostModel, Interval, Sampler, draw_weights, estimate_total, weighted_quantiles,
+    CostModel, Draw, Interval, Sampler, draw_weights, estimate_total, weighted_quantiles,
 };
 use crate::board::{Geometry, Size};
 use crate::bound::{BreakSettings, ClassBreaker, ClassSpace};
@@ -53,6 +53,24 @@ pub enum SampleSize {
     Budget(Duration),
 }
 
+/// One independent sample of an estimate: the seed of its draws and how many classes it
+/// draws. Several samples are pooled into one estimate ([`estimate_total`]): each can be
+/// drawn by its own process, on its own machine, into its own journal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Seed of the draws.
+    pub seed: u64,
+    /// How many classes, or for how long.
+    pub size: SampleSize,
+}
+
+impl Sample {
+    /// A sample of `size` drawn with `seed`.
+    pub fn new(seed: u64, size: SampleSize) -> Sample {
+        Sample { seed, size }
+    }
+}
+
 /// What to estimate.
 #[derive(Clone, Debug)]
 pub struct EstimateSettings {
@@ -66,17 +84,16 @@ pub struct EstimateSettings {
     pub switchover: Option<u32>,
     /// Scoring.
     pub scoring: Scoring,
-    /// Sample size or time budget.
-    pub sample: SampleSize,
-    /// Seed of the draws.
-    pub seed: u64,
+    /// The samples, pooled (at least one; a time budget only alone, with distinct seeds).
+    pub samples: Vec<Sample>,
     /// Threads breaking sampled classes (0: all cores).
     pub threads: usize,
     /// No progress display.
     pub quiet: bool,
-    /// An estimate journal ([`EstimateJournal`]): classes it holds are taken from it instead
-    /// of broken again, and every class broken is added to it.
-    pub journal: Option<PathBuf>,
+    /// Estimate journals ([`EstimateJournal`]): classes any of them holds are taken from it
+    /// instead of broken again, and every class broken is added to the first (the others,
+    /// e.g. other processes' samples, must exist and are only read).
+    pub journals: Vec<PathBuf>,
 }
 
 /// The figures of one sampled class.
@@ -125,6 +142,9 @@ pub struct Estimate {
     pub cells: usize,
     /// The distinct classes broken, in the order they were first drawn.
     pub sampled: Vec<SampledClass>,
+    /// The seeds of the samples pooled, and how many classes each drew (a class drawn by
+    /// two samples counts in both, and is in `sampled` once).
+    pub draws: Vec<(u64, usize)>,
     /// CPU seconds of the whole run, one thread.
     pub cpu_seconds: Interval,
     /// Tree nodes of the whole run.
@@ -240,6 +260,14 @@ impl Estimate {
         let _ = (|| -> std::fmt::Result {
             writeln!(o, "classes: {}", self.classes)?;
             writeln!(o, "sampled: {}", self.sampled.len())?;
+            if self.draws.len() > 1 {
+                let each: Vec<String> = self
+                    .draws
+                    .iter()
+                    .map(|(seed, k)| format!("{k} (seed {seed})"))
+                    .collect();
+                writeln!(o, "samples_pooled: {}", each.join(", "))?;
+            }
             let c = &self.cpu_seconds;
             writeln!(o, "cpu_seconds: {:.1}", c.point)?;
             writeln!(o, "cpu_seconds_90: {:.1} {:.1}", c.lo, c.hi)?;
@@ -399,16 +427,16 @@ fn bigram_counts(trie: Trie<'_>) -> Vec<[f64; 26]> {
 /// Breaks a batch of classes (or looks up their recorded figures), in the order given.
 type MeasureBatch<'a> = dyn FnMut(&[u64]) -> Result<Vec<SampledClass>, PipelineError> + 'a;
 
-/// Draws and measures a sample of `ids`, the canonical classes of `space` (their cost-model
-/// features in `feature`), calling `measure` on each batch of new classes (on a budget,
-/// `threads` classes a batch), and summarises it. `measure` returns the classes' figures in
-/// the order given: it breaks them ([`estimate`]) or looks them up ([`Replay`]).
+/// Draws and measures each of `samples` from `ids`, the canonical classes of `space` (their
+/// cost-model features in `feature`), calling `measure` on each batch of classes not measured
+/// yet (on a budget, `threads` classes a batch), and pools the samples into one estimate.
+/// `measure` returns the classes' figures in the order given: it breaks them ([`estimate`])
+/// or looks them up ([`Replay`]).
 fn estimate_from(
     space: &ClassSpace,
     ids: &[u64],
     feature: &[f32],
-    sample: SampleSize,
-    seed: u64,
+    samples: &[Sample],
     threads: usize,
     measure: &mut MeasureBatch<'_>,
 ) -> Result<Estimate, PipelineError> {
@@ -419,41 +447,57 @@ fn estimate_from(
             "the run has no classes to sample".into(),
         ));
     }
+    let Some(first) = samples.first() else {
+        return Err(PipelineError::Usage("an estimate needs a sample".into()));
+    };
+    check_samples(samples)?;
     // Ordered, so every sum over it is the same from run to run, to the last bit.
     let mut measured: BTreeMap<usize, SampledClass> = BTreeMap::new();
-    let mut sampler = Sampler::new(feature, PRIOR_SLOPE, seed);
-    loop {
-        let want = match sample {
-            SampleSize::Classes(k) => batch_size(measured.len()).min(k.min(n) - measured.len()),
-            // On a budget, one class a thread at a time, so the last batch overruns the
-            // budget by one class, not by 16 (a budget's draws depend on time anyway).
-            SampleSize::Budget(b) if start.elapsed() < b => threads.max(1).min(n - measured.len()),
-            SampleSize::Budget(_) => 0,
-        };
-        if want == 0 {
-            break;
+    let mut sequences: Vec<Vec<Draw>> = Vec::with_capacity(samples.len());
+    for sample in samples {
+        let mut sampler = Sampler::new(feature, PRIOR_SLOPE, sample.seed);
+        // Invariant: every class this sampler drew is in `measured` and recorded by it.
+        loop {
+            let drawn = sampler.draws().len();
+            let want = match sample.size {
+                SampleSize::Classes(k) => batch_size(drawn).min(k.min(n) - drawn),
+                // On a budget, one class a thread at a time, so the last batch overruns the
+                // budget by one class, not by 16 (a budget's draws depend on time anyway).
+                SampleSize::Budget(b) if start.elapsed() < b => threads.max(1).min(n - drawn),
+                SampleSize::Budget(_) => 0,
+            };
+            if want == 0 {
+                break;
+            }
+            let new: Vec<usize> = (0..want).filter_map(|_| sampler.draw()).collect();
+            // A class an earlier sample drew is measured already.
+            let fresh: Vec<usize> = new
+                .iter()
+                .copied()
+                .filter(|i| !measured.contains_key(i))
+                .collect();
+            let got = measure(&fresh.iter().map(|&i| ids[i]).collect::<Vec<_>>())?;
+            if got.len() != fresh.len() {
+                return Err(PipelineError::Usage(format!(
+                    "measured {} of a batch of {} classes",
+                    got.len(),
+                    fresh.len()
+                )));
+            }
+            measured.extend(fresh.into_iter().zip(got));
+            for i in new {
+                sampler.record(i, measured[&i].nodes as f64 + 1.0);
+            }
         }
-        let new: Vec<usize> = (0..want).filter_map(|_| sampler.draw()).collect();
-        let got = measure(&new.iter().map(|&i| ids[i]).collect::<Vec<_>>())?;
-        if got.len() != new.len() {
-            return Err(PipelineError::Usage(format!(
-                "measured {} of a batch of {} classes",
-                got.len(),
-                new.len()
-            )));
-        }
-        for (&i, s) in new.iter().zip(got) {
-            sampler.record(i, s.nodes as f64 + 1.0);
-            measured.insert(i, s);
-        }
+        sequences.push(sampler.draws().to_vec());
     }
-    let draws = sampler.draws().to_vec();
+    let seed = first.seed;
     let m = &measured;
     let value = |f: fn(&SampledClass) -> f64| move |i: usize| f(&m[&i]);
     // A census knows its totals exactly (no interval), and each class stands for itself.
     let census = measured.len() == n;
     let total = |f: fn(&SampledClass) -> f64| {
-        let mut t = estimate_total(&draws, value(f), seed);
+        let mut t = estimate_total(&sequences, value(f), seed);
         if census {
             t.point = measured.values().map(f).sum();
             (t.lo, t.hi) = (t.point, t.point);
@@ -464,29 +508,47 @@ fn estimate_from(
     let tree_nodes = total(|s| s.nodes as f64);
     let candidates = total(|s| s.candidates as f64);
     let results = total(|s| s.results as f64).point;
-    let weights = if census {
-        vec![1.0; draws.len()]
-    } else {
-        draw_weights(&draws)
-    };
-    let sampled: Vec<SampledClass> = draws
-        .iter()
-        .zip(&weights)
-        .map(|(d, &weight)| SampledClass {
-            weight,
-            ..measured[&d.item]
-        })
-        .collect();
+    let weights = draw_weights(&sequences);
+    // Each distinct class once, in the order first drawn, with the weights of its draws.
+    let mut sampled: Vec<SampledClass> = Vec::with_capacity(measured.len());
+    let mut slot: HashMap<usize, usize> = HashMap::new();
+    for (d, &weight) in sequences.iter().flatten().zip(&weights) {
+        let k = *slot.entry(d.item).or_insert_with(|| {
+            sampled.push(SampledClass {
+                weight: 0.0,
+                ..measured[&d.item]
+            });
+            sampled.len() - 1
+        });
+        sampled[k].weight = if census {
+            1.0
+        } else {
+            sampled[k].weight + weight
+        };
+    }
     let q = weighted_quantiles(
         sampled.iter().map(|s| (s.seconds, s.weight)).collect(),
         &[0.5, 0.9, 0.99],
     );
     let largest = sampled.iter().map(|s| s.seconds).fold(0.0, f64::max);
-    let costs = predicted_costs(ids, feature, sampler.model(), &measured);
+    // The cost model fitted to every class measured, in a fixed order (as a sampler fits).
+    let seen: Vec<(usize, f64)> = measured
+        .iter()
+        .map(|(&i, s)| (i, s.nodes as f64 + 1.0))
+        .collect();
+    let model =
+        CostModel::fit(feature, &seen, PRIOR_SLOPE).unwrap_or(CostModel::prior(PRIOR_SLOPE));
+    let draws = samples
+        .iter()
+        .zip(&sequences)
+        .map(|(s, d)| (s.seed, d.len()))
+        .collect();
+    let costs = predicted_costs(ids, feature, model, &measured);
     Ok(Estimate {
         classes: n as u64,
         cells: space.size().cells(),
         sampled,
+        draws,
         cpu_seconds,
         tree_nodes,
         candidates,
@@ -498,6 +560,30 @@ fn estimate_from(
         from_journal: 0,
         costs: costs.of_space(space),
     })
+}
+
+/// Refuses samples that cannot be pooled: a time budget beside other samples (a budget's
+/// draws depend on time, and so does where another sample would start), or a seed given
+/// twice (its two samples would be one sample counted twice, not independent ones).
+fn check_samples(samples: &[Sample]) -> Result<(), PipelineError> {
+    if samples.len() > 1
+        && samples
+            .iter()
+            .any(|s| matches!(s.size, SampleSize::Budget(_)))
+    {
+        return Err(PipelineError::Usage(
+            "several seeds need a sample size (--sample), not a time budget".into(),
+        ));
+    }
+    for (k, s) in samples.iter().enumerate() {
+        if samples[..k].iter().any(|t| t.seed == s.seed) {
+            return Err(PipelineError::Usage(format!(
+                "seed {} is given twice: pooled samples must be drawn with different seeds",
+                s.seed
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Every class's cost: measured where sampled; otherwise the cost `model`'s nodes (fitted on
@@ -537,22 +623,35 @@ fn predicted_costs(
 /// Estimates a proof: enumerates its canonical classes, breaks a sample, summarises.
 pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estimate, PipelineError> {
     let space = class_space(settings.size, &settings.partition)?;
+    check_samples(&settings.samples)?;
     // Opened first, so that a journal of another proof is refused before any work.
-    let journal = match &settings.journal {
-        Some(path) => {
-            let j = EstimateJournal::open(path, settings, dict)?;
-            if !settings.quiet {
-                eprintln!(
-                    "{}: holds {} classes measured earlier",
-                    path.display(),
-                    j.known.len()
-                );
-            }
-            Some(j)
+    let mut journals = Vec::with_capacity(settings.journals.len());
+    for (k, path) in settings.journals.iter().enumerate() {
+        if settings.journals[..k].contains(path) {
+            return Err(PipelineError::Usage(format!(
+                "--journal {} is given twice",
+                path.display()
+            )));
         }
-        None => None,
-    };
-    let journal = journal.map(Mutex::new);
+        if k > 0 && !path.exists() {
+            return Err(PipelineError::Usage(format!(
+                "--journal {}: no such file (only the first journal is written; the others \
+                 are read)",
+                path.display()
+            )));
+        }
+        let j = EstimateJournal::open(path, settings, dict)?;
+        if !settings.quiet {
+            eprintln!(
+                "{}: holds {} classes measured earlier",
+                path.display(),
+                j.known.len()
+            );
+        }
+        journals.push(j);
+    }
+    // Classes broken now go to the first journal; the others are only read.
+    let journals = Mutex::new(journals);
     let ids = space.canonical_ids();
     let feature = class_features(&space, dict.trie(), &ids)?;
     let base_rss_bytes = resident_bytes().unwrap_or(0);
@@ -563,11 +662,23 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
         .num_threads(settings.threads)
         .build()
         .map_err(|e| PipelineError::Usage(format!("--threads: {e}")))?;
-    let mut progress = match settings.sample {
-        SampleSize::Classes(k) => {
-            Progress::new("estimate", k.min(ids.len()) as u64, settings.quiet)
+    // One sample on a budget, or samples of so many classes each (check_samples).
+    let budget = settings.samples.iter().find_map(|s| match s.size {
+        SampleSize::Budget(b) => Some(b),
+        SampleSize::Classes(_) => None,
+    });
+    let counted = budget.is_none();
+    let mut progress = match budget {
+        None => {
+            let draws = settings.samples.iter().map(|s| match s.size {
+                SampleSize::Classes(k) => k.min(ids.len()),
+                SampleSize::Budget(_) => 0,
+            });
+            // At most the distinct classes there are: samples may draw the same class.
+            let total = draws.sum::<usize>().min(ids.len());
+            Progress::new("estimate", total as u64, settings.quiet)
         }
-        SampleSize::Budget(b) => Progress::counting(
+        Some(b) => Progress::counting(
             "estimate",
             b.as_secs().max(1),
             "s of the budget",
@@ -583,31 +694,33 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
                 .par_iter()
                 .map(|&id| {
                     // A class measured before: its figures, as the journal holds them.
-                    let known = journal.as_ref().and_then(|j| {
+                    let known = journals
+                        .lock()
                         // Poisoned only if a thread panicked holding it, which has ended the
                         // estimate already.
-                        j.lock().expect("journal lock").measured(id)
-                    });
+                        .expect("journal lock")
+                        .iter()
+                        .find_map(|j| j.measured(id));
                     if let Some(s) = known {
                         from_journal.fetch_add(1, Ordering::Relaxed);
-                        if matches!(settings.sample, SampleSize::Classes(_)) {
+                        if counted {
                             progress.inc();
                         }
                         return Ok(s);
                     }
                     // Ids come from the space's own enumeration.
                     let class = space.class(id).expect("canonical ids are in range");
-                    if matches!(settings.sample, SampleSize::Classes(_)) {
+                    if counted {
                         progress.begin(id);
                     }
                     let o = breaker.break_class(&class, &break_settings);
                     let rec = super::breakrun::record(id, None, &o, false);
-                    if let Some(j) = &journal {
-                        // As above: the lock is poisoned only once the estimate has failed.
-                        j.lock().expect("journal lock").append(&rec)?;
+                    // As above: the lock is poisoned only once the estimate has failed.
+                    if let Some(j) = journals.lock().expect("journal lock").first_mut() {
+                        j.append(&rec)?;
                     }
                     let n = broken.fetch_add(1, Ordering::Relaxed) + 1;
-                    if matches!(settings.sample, SampleSize::Classes(_)) {
+                    if counted {
                         progress.end(id, o.seconds);
                     } else {
                         progress.note(
@@ -622,7 +735,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
                 })
                 .collect::<Result<Vec<_>, PipelineError>>()
         })?;
-        if let SampleSize::Budget(b) = settings.sample {
+        if let Some(b) = budget {
             let now = started.elapsed().as_secs().min(b.as_secs());
             progress.inc_by(now - shown);
             shown = now;
@@ -634,8 +747,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
         &space,
         &ids,
         &feature,
-        settings.sample,
-        settings.seed,
+        &settings.samples,
         threads,
         &mut measure,
     )?;
@@ -687,8 +799,8 @@ impl Replay {
         })
     }
 
-    /// An estimate from `sample` classes drawn with `seed`, as [`estimate`] would draw them.
-    pub fn estimate(&self, sample: SampleSize, seed: u64) -> Result<Estimate, PipelineError> {
+    /// An estimate from `samples`, as [`estimate`] would draw them.
+    pub fn estimate(&self, samples: &[Sample]) -> Result<Estimate, PipelineError> {
         let mut measure = |batch: &[u64]| {
             Ok(batch
                 .iter()
@@ -711,8 +823,7 @@ impl Replay {
             &self.space,
             &self.ids,
             &self.feature,
-            sample,
-            seed,
+            samples,
             1,
             &mut measure,
         )

@@ -30,8 +30,8 @@ pub use breakrun::{BreakOptions, BreakReport, break_shard};
 pub use costs::{ClassCost, ClassCosts};
 pub use error::PipelineError;
 pub use estimate::{
-    Estimate, EstimateJournal, EstimateSettings, Replay, SampleSize, SampledClass, estimate,
-    slurm_mem, slurm_time,
+    Estimate, EstimateJournal, EstimateSettings, Replay, Sample, SampleSize, SampledClass,
+    estimate, slurm_mem, slurm_time,
 };
 pub use journal::{ClassRecord, JournalContents, ShardJournal, read_journal, write_journal};
 pub use manifest::{Manifest, RunDir, Shard};

@@ -243,23 +243,30 @@ pub struct Interval {
     pub hi: f64,
 }
 
-/// Estimates the population total of `value` from the draws, by Des Raj's estimator for
-/// draws without replacement: the `j`-th draw gives `t_j = (the values drawn before it) +
-/// value_j / prob_j`, unbiased given those draws, and the estimate is the mean of the
-/// `t_j` (unbiased for a fixed number of draws). The 90 % interval is the percentile
-/// bootstrap of that mean (resampling the `t_j`, seeded by `seed`), widened by
+/// Estimates the population total of `value` from one or more independent sequences of draws
+/// (each a [`Sampler`]'s, with its own seed), by Des Raj's estimator for draws without
+/// replacement: the `j`-th draw of a sequence gives `t_j = (the values drawn before it in its
+/// sequence) + value_j / prob_j`, unbiased given those draws, and the estimate is the mean of
+/// every sequence's `t_j` (unbiased for fixed numbers of draws; sequences of more draws weigh
+/// more, as their terms are as good as anyone's). The 90 % interval is the percentile
+/// bootstrap of that mean (resampling the pooled `t_j`, seeded by `seed`), widened by
 /// `t(n−1) / z · √(n / (n−1))` so that few draws give the wider interval small samples need.
-pub fn estimate_total(draws: &[Draw], value: impl Fn(usize) -> f64, seed: u64) -> Interval {
-    let mut before = 0.0;
-    let terms: Vec<f64> = draws
-        .iter()
-        .map(|d| {
+pub fn estimate_total(
+    sequences: &[Vec<Draw>],
+    value: impl Fn(usize) -> f64,
+    seed: u64,
+) -> Interval {
+    let mut terms: Vec<f64> = Vec::new();
+    for draws in sequences {
+        // Invariant: `before` is the sum of the values drawn earlier in this sequence.
+        let mut before = 0.0;
+        terms.extend(draws.iter().map(|d| {
             let v = value(d.item);
             let t = before + v / d.prob;
             before += v;
             t
-        })
-        .collect();
+        }));
+    }
     let n = terms.len();
     if n == 0 {
         return Interval {
@@ -303,16 +310,24 @@ fn student_t95(nu: usize) -> f64 {
 }
 
 /// How many items of the population each draw stands for in [`estimate_total`]'s point
-/// estimate: the total of any `value` is `Σ weight_l · value_l`. The `l`-th of `K` draws
-/// weighs `1 / (K · prob_l)` for its own term plus `1 / K` for each later term it was drawn
-/// before.
-pub fn draw_weights(draws: &[Draw]) -> Vec<f64> {
-    let k = draws.len() as f64;
-    draws
-        .iter()
-        .enumerate()
-        .map(|(l, d)| 1.0 / (k * d.prob) + (k - 1.0 - l as f64) / k)
-        .collect()
+/// estimate: the total of any `value` is `Σ weight_l · value_l`. In one sequence of `K`
+/// draws, the `l`-th weighs `1 / (K · prob_l)` for its own term plus `1 / K` for each later
+/// term it was drawn before; sequences pooled into `n` draws in all weigh `K / n` each.
+/// The weights come out sequence after sequence, in the order drawn.
+pub fn draw_weights(sequences: &[Vec<Draw>]) -> Vec<f64> {
+    let n: usize = sequences.iter().map(Vec::len).sum();
+    let mut weights = Vec::with_capacity(n);
+    for draws in sequences {
+        let k = draws.len() as f64;
+        let share = k / n as f64;
+        weights.extend(
+            draws
+                .iter()
+                .enumerate()
+                .map(|(l, d)| share * (1.0 / (k * d.prob) + (k - 1.0 - l as f64) / k)),
+        );
+    }
+    weights
 }
 
 /// Quantiles over the population of values given with the number of items each stands
@@ -351,13 +366,18 @@ mod tests {
         (feature, cost)
     }
 
-    fn run(feature: &[f32], cost: &[f64], draws: usize, seed: u64) -> Interval {
+    /// The draws of one sampler with this seed.
+    fn sequence(feature: &[f32], cost: &[f64], draws: usize, seed: u64) -> Vec<Draw> {
         let mut s = Sampler::new(feature, 0.5, seed);
         while s.draws().len() < draws {
             let i = s.draw().expect("items left");
             s.record(i, cost[i]);
         }
-        estimate_total(s.draws(), |i| cost[i], seed)
+        s.draws().to_vec()
+    }
+
+    fn run(feature: &[f32], cost: &[f64], draws: usize, seed: u64) -> Interval {
+        estimate_total(&[sequence(feature, cost, draws, seed)], |i| cost[i], seed)
     }
 
     #[test]
@@ -391,6 +411,43 @@ mod tests {
     }
 
     #[test]
+    fn independent_samples_pooled_cover_the_true_total_as_one_sample_does() {
+        let (feature, cost) = population(5000);
+        let truth: f64 = cost.iter().sum();
+        let (mut covered, mut worst, mut width) = (0, 0.0f64, 0.0);
+        let (mut covered_one, mut width_one) = (0, 0.0);
+        for seed in 0..40 {
+            // Two samples of 50 (seeds 2k and 2k + 1) pooled, against one of 100.
+            let pooled = [
+                sequence(&feature, &cost, 50, 2 * seed),
+                sequence(&feature, &cost, 50, 2 * seed + 1),
+            ];
+            let e = estimate_total(&pooled, |i| cost[i], seed);
+            worst = worst.max((e.point / truth - 1.0).abs());
+            covered += usize::from(e.lo <= truth && truth <= e.hi);
+            width += (e.hi - e.lo) / truth;
+            let one = run(&feature, &cost, 100, 1000 + seed);
+            covered_one += usize::from(one.lo <= truth && truth <= one.hi);
+            width_one += (one.hi - one.lo) / truth;
+            // Their weights still stand for the whole population.
+            let w: f64 = draw_weights(&pooled)
+                .iter()
+                .zip(pooled.iter().flatten())
+                .map(|(w, d)| w * cost[d.item])
+                .sum();
+            assert!((w / e.point - 1.0).abs() < 1e-9, "{w} against {}", e.point);
+        }
+        assert!(covered >= 32, "covered {covered} of 40");
+        assert!(worst < 0.25, "worst error {worst}");
+        // As tight as one sample of as many draws, give or take the second sample's cold
+        // start (its first draws follow the prior model).
+        assert!(
+            width < 1.5 * width_one,
+            "pooled width {width}, one sample {width_one} (covered {covered_one})"
+        );
+    }
+
+    #[test]
     fn draw_weights_of_uniform_draws_add_up_to_the_population() {
         // Uniform draws without replacement from 100 items: the l-th had 1 / (100 - l).
         let draws: Vec<Draw> = (0..30)
@@ -399,7 +456,19 @@ mod tests {
                 prob: 1.0 / (100 - l) as f64,
             })
             .collect();
-        let total: f64 = draw_weights(&draws).iter().sum();
+        let total: f64 = draw_weights(std::slice::from_ref(&draws)).iter().sum();
+        assert!((total - 100.0).abs() < 1e-9, "{total}");
+        // Pooled with a second sequence of 10, the 40 draws still stand for 100 items.
+        let pooled = [
+            draws,
+            (0..10)
+                .map(|l| Draw {
+                    item: l,
+                    prob: 1.0 / (100 - l) as f64,
+                })
+                .collect(),
+        ];
+        let total: f64 = draw_weights(&pooled).iter().sum();
         assert!((total - 100.0).abs() < 1e-9, "{total}");
         let q = weighted_quantiles(
             (0..100).map(|i| (i as f64, 1.0)).collect(),
