@@ -15,6 +15,23 @@ use std::path::Path;
 
 const PARTITION: &str = "aeiosuy bcdfghjklmnpqrtvwxz";
 
+/// `estimate` of the 3x3 ENABLE2K words of `words` (S = 300), without progress: the flags
+/// every small estimate here starts with.
+fn small_estimate(words: &str) -> [&str; 10] {
+    [
+        "estimate",
+        "--size",
+        "3x3",
+        "--partition",
+        PARTITION,
+        "--score",
+        "300",
+        "--wordlist",
+        words,
+        "--quiet",
+    ]
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
@@ -204,20 +221,10 @@ fn a_sample_as_large_as_the_run_is_a_census() {
     let words = common::small_wordlist(dir.path(), "aerstlnpi");
     let costs = dir.path().join("costs.csv");
     let args = [
-        "estimate",
-        "--size",
-        "3x3",
-        "--partition",
-        PARTITION,
-        "--score",
-        "300",
-        "--wordlist",
-        s(&words),
-        "--quiet",
-        "--costs-out",
-        s(&costs),
-        "--sample",
-    ];
+        &small_estimate(s(&words))[..],
+        &["--costs-out", s(&costs), "--sample"],
+    ]
+    .concat();
     let out = keys(&stdout_ok(&[&args[..], &["1000"]].concat()));
     assert_eq!(number(&out["sampled"]), 102.0);
     let c = read_costs(&costs);
@@ -509,24 +516,9 @@ fn samples_drawn_apart_into_their_own_journals_pool_into_one_estimate() {
     let dir = tempfile::tempdir().unwrap();
     let words = common::small_wordlist(dir.path(), "aerstlnpi");
     let (a, b) = (dir.path().join("a.journal"), dir.path().join("b.journal"));
-    let run = |extra: &[&str]| -> String {
-        let mut args = vec![
-            "estimate",
-            "--size",
-            "3x3",
-            "--partition",
-            PARTITION,
-            "--score",
-            "300",
-            "--wordlist",
-            s(&words),
-            "--threads",
-            "1",
-            "--quiet",
-        ];
-        args.extend_from_slice(extra);
-        stdout_ok(&args)
-    };
+    let base = small_estimate(s(&words));
+    // One thread: classes are broken in the order drawn.
+    let run = |extra: &[&str]| stdout_ok(&[&base[..], &["--threads", "1"], extra].concat());
     // Two samples, each by its own process into its own journal, as cluster tasks would.
     let one = keys(&run(&["--seed", "5", "--sample", "8", "--journal", s(&a)]));
     let two = keys(&run(&["--seed", "6", "--sample", "6", "--journal", s(&b)]));
@@ -583,18 +575,6 @@ fn samples_drawn_apart_into_their_own_journals_pool_into_one_estimate() {
 
     // Samples that cannot be pooled, in one line each; nothing is created.
     let missing = dir.path().join("missing.journal");
-    let base = [
-        "estimate",
-        "--size",
-        "3x3",
-        "--partition",
-        PARTITION,
-        "--score",
-        "300",
-        "--wordlist",
-        s(&words),
-        "--quiet",
-    ];
     for (extra, why) in [
         (
             vec!["--seed", "5,6", "--sample", "1,2,3"],
