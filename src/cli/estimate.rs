@@ -191,12 +191,9 @@ fn samples(args: &EstimateArgs) -> anyhow::Result<Vec<Sample>> {
     let seeds = &args.seed;
     let sizes: Vec<SampleSize> = match (args.sample.as_slice(), args.budget) {
         ([], Some(0)) => bail!("--budget must be at least 1 second"),
+        // Several seeds on a budget are refused by the estimate itself (check_samples).
         ([], budget) => {
-            let seconds = budget.unwrap_or(300);
-            if seeds.len() > 1 {
-                bail!("several seeds need a sample size (--sample), not a time budget");
-            }
-            vec![SampleSize::Budget(Duration::from_secs(seconds))]
+            vec![SampleSize::Budget(Duration::from_secs(budget.unwrap_or(300))); seeds.len()]
         }
         (&[n], _) => vec![SampleSize::Classes(n); seeds.len()],
         (counts, _) if counts.len() == seeds.len() => {

@@ -623,6 +623,8 @@ fn predicted_costs(
 /// Estimates a proof: enumerates its canonical classes, breaks a sample, summarises.
 pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estimate, PipelineError> {
     let space = class_space(settings.size, &settings.partition)?;
+    // Checked before the journals are opened, which creates the first if it is missing
+    // (estimate_from checks again, for replays).
     check_samples(&settings.samples)?;
     // Opened first, so that a journal of another proof is refused before any work.
     let mut journals = Vec::with_capacity(settings.journals.len());
