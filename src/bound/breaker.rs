@@ -170,7 +170,9 @@ pub struct ClassBreaker<'d> {
     /// at most [`ATOM_TRIES_KEPT`] of a few MB each.
     atom_tries: Mutex<Vec<Arc<AtomTrie>>>,
     geometry: Geometry,
-    order: CellOrder,
+    /// The cell order of every class's trees, when one was given ([`ClassBreaker::with_order`]);
+    /// by default each class gets its own ([`CellOrder::fewest_letters_first`]).
+    fixed_order: Option<CellOrder>,
     scoring: Scoring,
     /// Points of each word under the breaker's scoring.
     word_points: Vec<u32>,
@@ -185,9 +187,6 @@ pub struct ClassBreaker<'d> {
     involutions: Vec<Vec<u8>>,
     /// Classes with more word paths get one tree per letter of their top cell.
     whole_tree_paths: usize,
-    /// The cells before the last [`OPEN_TAIL`] positions of the order: candidates that agree
-    /// on them are checked together.
-    head_cells: Vec<usize>,
     /// Memory of finished classes, for the next ones (one entry per thread that finished).
     spare: Mutex<Vec<Scratch<'d>>>,
     /// The solver whose tables every checker's solver shares ([`Solver::fresh`]), made when
@@ -249,6 +248,11 @@ const KEEP_ARENA_BYTES: usize = 256 << 20;
 struct Run<'c, 'd> {
     arena: Arena,
     cells: &'c [u32],
+    /// The class's cell order ([`ClassBreaker::order_for`]).
+    order: CellOrder,
+    /// The cells before the last [`OPEN_TAIL`] positions of the order: candidates that agree
+    /// on them are checked together.
+    head_cells: Vec<usize>,
     letters: Vec<u8>,
     settings: BreakSettings,
     out: BreakOutcome,
@@ -267,25 +271,32 @@ struct Run<'c, 'd> {
 }
 
 impl<'d> ClassBreaker<'d> {
-    /// A breaker for `size` boards (at most 25 cells).
+    /// A breaker for `size` boards (at most 25 cells), which gives each class the cell
+    /// order [`CellOrder::fewest_letters_first`].
     pub fn new(trie: Trie<'d>, size: Size, scoring: Scoring) -> ClassBreaker<'d> {
-        let order = CellOrder::centre_first(&Geometry::new(size));
-        ClassBreaker::with_order(trie, size, scoring, order)
+        ClassBreaker::with_fixed_order(trie, size, scoring, None)
     }
 
-    /// A breaker whose trees put cells in `order` (which must cover `size`'s cells) instead
-    /// of the default centre-first order. Any order gives sound bounds; it changes the work.
+    /// A breaker whose trees put cells in `order` (which must cover `size`'s cells) for every
+    /// class, instead of each class's own order. Any order gives sound bounds; it changes
+    /// the work.
     pub fn with_order(
         trie: Trie<'d>,
         size: Size,
         scoring: Scoring,
         order: CellOrder,
     ) -> ClassBreaker<'d> {
+        assert_eq!(order.len(), size.cells(), "cell order length");
+        ClassBreaker::with_fixed_order(trie, size, scoring, Some(order))
+    }
+
+    fn with_fixed_order(
+        trie: Trie<'d>,
+        size: Size,
+        scoring: Scoring,
+        fixed_order: Option<CellOrder>,
+    ) -> ClassBreaker<'d> {
         let geometry = Geometry::new(size);
-        assert_eq!(order.len(), geometry.cells(), "cell order length");
-        let head_cells = (0..order.len().saturating_sub(OPEN_TAIL))
-            .map(|p| order.cell(p))
-            .collect();
         // Own inverses that move some cell (a 1-column board's column flip moves none).
         let involutions = Symmetries::new(size).perms()[1..]
             .iter()
@@ -300,7 +311,7 @@ impl<'d> ClassBreaker<'d> {
             word_letters: WordLetters::new(trie),
             atom_tries: Mutex::new(Vec::new()),
             geometry,
-            order,
+            fixed_order,
             scoring,
             word_points: TreeBuilder::word_points(trie, scoring),
             word_cells: TreeBuilder::word_cells(trie),
@@ -308,7 +319,6 @@ impl<'d> ClassBreaker<'d> {
             one_of_each_mirror_pair: true,
             involutions,
             whole_tree_paths: WHOLE_TREE_PATHS,
-            head_cells,
             spare: Mutex::new(Vec::new()),
             solver: OnceLock::new(),
         }
@@ -335,6 +345,11 @@ impl<'d> ClassBreaker<'d> {
     /// (so that the most work is halved). `None` for a class that is no image of itself, or
     /// when every image is to be found ([`ClassBreaker::every_mirror_image`]).
     pub fn mirror_pair(&self, class: &BoardClass) -> Option<MirrorPair> {
+        self.mirror_pair_in(class, &self.order_for(class))
+    }
+
+    /// [`ClassBreaker::mirror_pair`] for the class's trees in `order`.
+    fn mirror_pair_in(&self, class: &BoardClass, order: &CellOrder) -> Option<MirrorPair> {
         if !self.one_of_each_mirror_pair {
             return None;
         }
@@ -352,7 +367,7 @@ impl<'d> ClassBreaker<'d> {
                 if b == a || cells[a].count_ones() < 2 {
                     continue;
                 }
-                let (pa, pb) = (self.order.pos(a), self.order.pos(b));
+                let (pa, pb) = (order.pos(a), order.pos(b));
                 let pair = if pa < pb {
                     MirrorPair { early: a, late: pb }
                 } else {
@@ -366,9 +381,13 @@ impl<'d> ClassBreaker<'d> {
         best
     }
 
-    /// The cell order of the trees (position 0 = top).
-    pub fn order(&self) -> &CellOrder {
-        &self.order
+    /// The cell order of `class`'s trees (position 0 = top): the breaker's fixed order if it
+    /// was given one, else [`CellOrder::fewest_letters_first`] for the class's letter sets.
+    pub fn order_for(&self, class: &BoardClass) -> CellOrder {
+        match &self.fixed_order {
+            Some(order) => order.clone(),
+            None => CellOrder::fewest_letters_first(&self.geometry, class.cells()),
+        }
     }
 
     /// Builds one tree per letter of the top cell for classes with more than `paths` word
@@ -381,9 +400,11 @@ impl<'d> ClassBreaker<'d> {
     }
 
     /// Builds the orderly tree of a class into `arena` and returns its root.
+    /// The tree's cell order is [`ClassBreaker::order_for`] the class.
     pub fn build_tree(&self, class: &BoardClass, arena: &mut Arena) -> SumId {
         let atoms = self.atom_trie(class.cells());
-        self.builder().by_atoms(&atoms).build(class, arena)
+        let order = self.order_for(class);
+        self.builder(&order).by_atoms(&atoms).build(class, arena)
     }
 
     /// The atom tree of a class with these cells ([`TreeBuilder::by_atoms`]): made once for
@@ -410,25 +431,26 @@ impl<'d> ClassBreaker<'d> {
     pub(super) fn build_unit_tree(
         &self,
         class: &BoardClass,
+        order: &CellOrder,
         letter: u8,
         arena: &mut Arena,
         buffers: &mut PathBuffers,
     ) -> SumId {
-        let top = self.order.cell(0);
+        let top = order.cell(0);
         let mut cells = class.cells().to_vec();
         cells[top] = 1 << letter;
         // One letter of a valid class's set, in place of the set: still a valid class.
         let unit = BoardClass::new(class.size(), cells).expect("a narrowed class");
         let atoms = self.atom_trie(unit.cells());
-        self.builder()
+        self.builder(order)
             .by_atoms(&atoms)
             .dropping_redundant_paths(&self.word_cells)
             .build_limited(&unit, 1 << top, usize::MAX, arena, buffers)
             .expect("no limit on paths")
     }
 
-    fn builder(&self) -> TreeBuilder<'_, 'd> {
-        TreeBuilder::new(self.trie, &self.geometry, &self.order, &self.word_points)
+    fn builder<'b>(&'b self, order: &'b CellOrder) -> TreeBuilder<'b, 'd> {
+        TreeBuilder::new(self.trie, &self.geometry, order, &self.word_points)
     }
 
     /// Finds every board of `class` that might score at least the threshold.
@@ -448,9 +470,10 @@ impl<'d> ClassBreaker<'d> {
     ) -> BreakOutcome {
         assert_eq!(class.size(), self.geometry.size(), "class size");
         let start = Instant::now();
-        let n = self.order.len();
+        let order = self.order_for(class);
+        let n = order.len();
         // A resumed class whose every unit is journaled needs no tree.
-        let top_letters = class.cells()[self.order.cell(0)];
+        let top_letters = class.cells()[order.cell(0)];
         if let Some(h) = hooks.as_ref()
             && top_letters != 0
             && (0..26u8).all(|l| top_letters >> l & 1 == 0 || (h.skip)(l))
@@ -466,9 +489,15 @@ impl<'d> ClassBreaker<'d> {
             paths: mut buffers,
             solver,
         } = self.take_scratch();
+        let head_cells = (0..n.saturating_sub(OPEN_TAIL))
+            .map(|p| order.cell(p))
+            .collect();
+        let mirror = self.mirror_pair_in(class, &order);
         let mut run = Run {
             arena,
             cells: class.cells(),
+            order,
+            head_cells,
             letters: vec![0; n],
             settings: *settings,
             scratch: WalkScratch::default(),
@@ -484,10 +513,10 @@ impl<'d> ClassBreaker<'d> {
                 ..BreakOutcome::default()
             },
             unit_top: None,
-            mirror: self.mirror_pair(class),
+            mirror,
         };
         let atoms = self.atom_trie(class.cells());
-        let whole = self.builder().by_atoms(&atoms).build_limited(
+        let whole = self.builder(&run.order).by_atoms(&atoms).build_limited(
             class,
             0,
             self.whole_tree_paths,
@@ -504,7 +533,7 @@ impl<'d> ClassBreaker<'d> {
             total.eliminated[0] = 1;
         } else {
             // The top split: one independent unit per letter of the top cell.
-            let top = self.order.cell(0);
+            let top = run.order.cell(0);
             let mut letters = class.cells()[top];
             while letters != 0 {
                 let l = letters.trailing_zeros() as u8;
@@ -521,7 +550,13 @@ impl<'d> ClassBreaker<'d> {
                     }
                     None => {
                         let mark = run.arena.mark();
-                        let tree = self.build_unit_tree(class, l, &mut run.arena, &mut buffers);
+                        let tree = self.build_unit_tree(
+                            class,
+                            &run.order,
+                            l,
+                            &mut run.arena,
+                            &mut buffers,
+                        );
                         let bound = run.arena.bound(tree);
                         run.letters[top] = l;
                         run.unit_top = Some(top);
@@ -592,7 +627,7 @@ impl<'d> ClassBreaker<'d> {
         let created = run.arena.created();
         let child = run.arena.branch(tree, p, letter);
         run.out.merged[p] += run.arena.created() - created;
-        run.letters[self.order.cell(p)] = letter;
+        run.letters[run.order.cell(p)] = letter;
         self.descend(run, child, p + 1);
         run.arena.reset(mark);
     }
@@ -606,7 +641,7 @@ impl<'d> ClassBreaker<'d> {
             run.out.eliminated[p] += 1;
             return;
         }
-        if p == self.order.len() {
+        if p == run.order.len() {
             let start = Instant::now();
             let mut letters = [0u8; MAX_TREE_CELLS];
             let letters = &mut letters[..run.letters.len()];
@@ -620,7 +655,7 @@ impl<'d> ClassBreaker<'d> {
             return;
         }
         let mut letters =
-            MirrorPair::letters_at(run.mirror, p, &run.letters, run.cells[self.order.cell(p)]);
+            MirrorPair::letters_at(run.mirror, p, &run.letters, run.cells[run.order.cell(p)]);
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
@@ -635,11 +670,11 @@ impl<'d> ClassBreaker<'d> {
         let cells = &mut cells[..run.cells.len()];
         cells.copy_from_slice(run.cells);
         if let Some(l) = only {
-            cells[self.order.cell(p)] = 1 << l;
+            cells[run.order.cell(p)] = 1 << l;
         }
         let mut walk = OrderlyBound::new(
             &run.arena,
-            &self.order,
+            &run.order,
             cells,
             run.settings.threshold,
             run.letters.clone(),
@@ -682,10 +717,11 @@ impl<'d> ClassBreaker<'d> {
                 &mut sift.walk,
             );
         }
-        let head = self.head_cells.len();
+        let head = run.head_cells.len();
+        let head_cells = std::mem::take(&mut run.head_cells);
         let same_head = |a: u32, b: u32| {
             let (a, b) = (&found[a as usize].0, &found[b as usize].0);
-            self.head_cells.iter().all(|&c| a[c] == b[c])
+            head_cells.iter().all(|&c| a[c] == b[c])
         };
         let mut i = 0;
         while i < sift.walk.len() {
@@ -712,6 +748,7 @@ impl<'d> ClassBreaker<'d> {
             }
             i = end;
         }
+        run.head_cells = head_cells;
         run.sift = sift;
     }
 
@@ -731,7 +768,7 @@ impl<'d> ClassBreaker<'d> {
         let first = &found[ids[0] as usize].0;
         let mut fixed_cells = 0u64;
         for p in 0..fixed {
-            fixed_cells |= 1 << self.order.cell(p);
+            fixed_cells |= 1 << run.order.cell(p);
         }
         let mut open_letters = [0u32; MAX_TREE_CELLS];
         let open_letters = &mut open_letters[..first.len()];

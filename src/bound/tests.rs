@@ -100,10 +100,11 @@ fn every_bound_is_at_least_the_best_board() {
             let root = breaker.build_tree(&class, &mut arena);
             assert!(arena.bound(root) as u64 >= best_demulti, "orderly {ctx}");
             arena.check(root, 0).unwrap();
+            let order = breaker.order_for(&class);
             // The invariant: the tree forces to DeMulti on every board of the class.
             for (b, s) in &all {
                 assert_eq!(
-                    arena.force(root, b.letters(), breaker.order()),
+                    arena.force(root, b.letters(), &order),
                     s.demulti,
                     "force {ctx} {b}"
                 );
@@ -152,7 +153,7 @@ fn branching_keeps_the_invariant_and_never_raises_bounds() {
             let class = random_class(&mut rng, size, k);
             let all = brute(&class, scoring);
             let breaker = ClassBreaker::new(enable2k().trie(), size, scoring);
-            let order = breaker.order().clone();
+            let order = breaker.order_for(&class);
             let mut arena = Arena::new();
             let root = breaker.build_tree(&class, &mut arena);
             // Force two levels of branching along each board's own letters.
@@ -208,7 +209,7 @@ fn a_unit_tree_is_the_branched_tree() {
             let class = random_class(&mut rng, size, k);
             let all = brute(&class, scoring);
             let breaker = ClassBreaker::new(enable2k().trie(), size, scoring);
-            let order = breaker.order().clone();
+            let order = breaker.order_for(&class);
             let geometry = Geometry::new(size);
             let points = TreeBuilder::word_points(enable2k().trie(), scoring);
             let plain = TreeBuilder::new(enable2k().trie(), &geometry, &order, &points);
@@ -232,7 +233,7 @@ fn a_unit_tree_is_the_branched_tree() {
                     .unwrap();
                 assert_eq!(arena.bound(unit), arena.bound(branched), "{class} {l}");
                 arena.check(unit, 1).unwrap();
-                let lean = breaker.build_unit_tree(&class, l, &mut arena, &mut buffers);
+                let lean = breaker.build_unit_tree(&class, &order, l, &mut arena, &mut buffers);
                 assert!(arena.bound(lean) <= arena.bound(unit), "{class} {l}");
                 arena.check(lean, 1).unwrap();
                 for (b, s) in all.iter().filter(|(b, _)| b.get(top) == l) {
@@ -482,8 +483,9 @@ fn mirror_classes_find_one_board_of_each_pair() {
                         continue;
                     };
                     classes += 1;
-                    let late_cell = breaker.order().cell(pair.late);
-                    assert!(breaker.order().pos(pair.early) < pair.late, "{class}");
+                    let order = breaker.order_for(&class);
+                    let late_cell = order.cell(pair.late);
+                    assert!(order.pos(pair.early) < pair.late, "{class}");
                     let all = brute(&class, scoring);
                     let mut demultis: Vec<u64> = all.iter().map(|(_, s)| s.demulti).collect();
                     demultis.sort_unstable();
@@ -696,6 +698,63 @@ fn any_cell_order_is_sound() {
             }
         }
     }
+}
+
+/// Each class's own order keeps the rings of the centre-first order where they are (a ring:
+/// the cells of one neighbour count and one distance from the centre) and takes each ring's
+/// cells fewest letters first; the breaker uses it unless given an order, and a class whose
+/// cells all have as many letters gets the centre-first order itself.
+#[test]
+fn each_class_orders_its_rings_fewest_letters_first() {
+    for size in ["3x3", "3x4", "4x4", "5x5"] {
+        let size: Size = size.parse().unwrap();
+        let geometry = Geometry::new(size);
+        let ring = |cell: usize| {
+            let (c, r) = size.coords(cell);
+            let dc = (2 * c as i32 + 1 - size.cols() as i32).abs();
+            let dr = (2 * r as i32 + 1 - size.rows() as i32).abs();
+            (std::cmp::Reverse(geometry.degree(cell)), dc * dc + dr * dr)
+        };
+        let centre_first = CellOrder::centre_first(&geometry);
+        let breaker = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
+        for seed in 0..20 {
+            let class = random_class(&mut Rng(seed * 7 + 1), size, 12);
+            let cells = class.cells();
+            let order = CellOrder::fewest_letters_first(&geometry, cells);
+            assert_eq!(breaker.order_for(&class).to_string(), order.to_string());
+            let mut seen = vec![false; size.cells()];
+            for p in 0..order.len() {
+                let (cell, same_place) = (order.cell(p), centre_first.cell(p));
+                assert!(!seen[cell], "{class}: {order}");
+                seen[cell] = true;
+                assert_eq!(order.pos(cell), p);
+                assert_eq!(ring(cell), ring(same_place), "{class}: {order}");
+                if p > 0 && ring(order.cell(p - 1)) == ring(cell) {
+                    let before = cells[order.cell(p - 1)].count_ones();
+                    assert!(before <= cells[cell].count_ones(), "{class}: {order}");
+                }
+            }
+        }
+        let even = BoardClass::new(size, vec![0b111; size.cells()]).unwrap();
+        assert_eq!(
+            CellOrder::fewest_letters_first(&geometry, even.cells()).to_string(),
+            centre_first.to_string()
+        );
+    }
+    // The 4x4 class of the notes' 45815: vowels (cell 10), then hklnrsty (9), then the two
+    // centre cells of bcdfgmpqvwxz; the vowel edges 13 and 14 lead the edges.
+    let class = BoardClass::parse(
+        "4x4".parse().unwrap(),
+        "abcdefghijklmnopqrstuvwxyz hklnrsty bcdfgmpqvwxz abcdefghijklmnopqrstuvwxyz hklnrsty \
+         bcdfgmpqvwxz bcdfgmpqvwxz hklnrsty hklnrsty hklnrsty aeijou hklnrsty \
+         abcdefghijklmnopqrstuvwxyz aeijou aeijou abcdefghijklmnopqrstuvwxyz",
+    )
+    .unwrap();
+    let geometry = Geometry::new(class.size());
+    assert_eq!(
+        CellOrder::fewest_letters_first(&geometry, class.cells()).to_string(),
+        "10,9,5,6,13,14,1,4,7,8,11,2,0,3,12,15"
+    );
 }
 
 /// With the reference's 3x3 order (centre, bottom, top, left, right, then the corners) the

@@ -76,8 +76,9 @@ pub struct BoundArgs {
     #[command(flatten)]
     pub dict: DictArgs,
     /// Cell order of the trees, top first, as cell numbers (column-major), e.g. for 3x3
-    /// '4,5,3,1,7,0,2,6,8'. Default: centre cells, then edges, then corners. Any order gives
-    /// sound bounds; it changes the bound and the work.
+    /// '4,5,3,1,7,0,2,6,8'. Default: centre cells, then edges, then corners, each ring's
+    /// cells with fewer letters first. Any order gives sound bounds; it changes the bound
+    /// and the work.
     #[arg(long, value_name = "CELLS")]
     pub cell_order: Option<String>,
     /// The class: one letter set per cell.
@@ -95,7 +96,7 @@ fn parse_class(size: Size, words: &[String]) -> anyhow::Result<BoardClass> {
     Ok(BoardClass::parse(size, &words.join(" "))?)
 }
 
-/// A class breaker with the default cell order, or the one written in `order`.
+/// A class breaker with each class's own cell order, or the one written in `order` for all.
 fn breaker<'d>(
     dict: &'d Dictionary,
     size: Size,
@@ -157,7 +158,8 @@ pub struct BreakClassArgs {
     #[arg(long, value_name = "B")]
     pub switchover: Option<u32>,
     /// Cell order of the trees, top first, as cell numbers (column-major), e.g. for 3x3
-    /// '4,5,3,1,7,0,2,6,8'. Default: centre cells, then edges, then corners. Any order gives
+    /// '4,5,3,1,7,0,2,6,8'. Default: centre cells, then edges, then corners, each ring's
+    /// cells with fewer letters first (the `cell_order:` line prints it). Any order gives
     /// sound bounds; it changes the bound and the work.
     #[arg(long, value_name = "CELLS")]
     pub cell_order: Option<String>,
@@ -195,13 +197,14 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
     .every_mirror_image(args.every_image);
     let outcome = breaker.break_class(&class, &settings);
     writeln!(out, "class: {class}")?;
-    writeln!(out, "cell_order: {}", breaker.order())?;
+    let order = breaker.order_for(&class);
+    writeln!(out, "cell_order: {order}")?;
     match breaker.mirror_pair(&class) {
         Some(m) => writeln!(
             out,
             "mirror: cells {} {} (one board of each mirror pair; --every-image for both)",
             m.early,
-            breaker.order().cell(m.late)
+            order.cell(m.late)
         )?,
         None => writeln!(out, "mirror: none")?,
     }

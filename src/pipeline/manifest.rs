@@ -13,8 +13,10 @@ use std::path::{Path, PathBuf};
 const MANIFEST_KIND: &[u8; 4] = b"MANI";
 const SHARD_KIND: &[u8; 4] = b"SHRD";
 /// Version of the run format (manifest, shards, journals): a run planned under another one is
-/// refused by name. 2: journals hold checked results, not candidates (2026-11-25).
-const FORMAT_VERSION: u32 = 2;
+/// refused by name. 2: journals hold checked results, not candidates (2026-11-25). 3: each
+/// class gets its own cell order, so a journaled top-split unit (a letter of the class's top
+/// cell) may name another cell than under 2 (2026-11-28).
+const FORMAT_VERSION: u32 = 3;
 
 /// What a run proves and how: everything a later stage needs, fixed at `plan` time.
 #[derive(Clone, Debug, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
