@@ -8,7 +8,9 @@
 #                                                               refdata table)
 #
 # BOGGLEMAX (default target/release/bogglemax) is the binary; pin it with taskset to keep
-# other work off its core. The reference's figures were measured on other days (the file
+# other work off its core. BREAK_ARGS adds options to every `break-class` (e.g. the fixed
+# centre-first order of earlier sessions, to compare orders:
+# BREAK_ARGS='--cell-order 5,6,9,10,1,2,4,7,8,11,13,14,0,3,12,15'). The reference's figures were measured on other days (the file
 # says which), and this machine drifts by up to 2x from day to day: quote the ratios as a
 # range over many classes, not one class's figure. Classes marked `cap` in the file were
 # stopped at a 180 s cap, so their reference figures (and ratios) are lower bounds.
@@ -22,6 +24,7 @@ if [[ $# -gt 0 && ! "$1" =~ ^[0-9]+$ ]]; then
     shift
 fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
+read -r -a break_args <<< "${BREAK_ARGS:-}"
 [[ -r "$tsv" ]] || { echo "error: cannot read $tsv" >&2; exit 1; }
 [[ -x "$BOGGLEMAX" ]] || { echo "error: no binary at $BOGGLEMAX (make build)" >&2; exit 1; }
 wanted=" $* "
@@ -33,7 +36,7 @@ grep -v '^#' "$tsv" | tail -n +2 | while IFS=$'\t' read -r id ref_s ref_kb statu
     [[ $# -gt 0 && "$wanted" != *" $id "* ]] && continue
     # GNU time's %U and %M: user seconds and peak RSS (KiB) of the whole process.
     out=$( { /usr/bin/time -f 'TIME %U %S %M' "$BOGGLEMAX" break-class --size 4x4 \
-        --score 3500 $class > /dev/null; } 2>&1 | grep '^TIME')
+        --score 3500 "${break_args[@]}" $class > /dev/null; } 2>&1 | grep '^TIME')
     read -r _ user sys kb <<< "$out"
     ours=$(echo "$user + $sys" | bc -l)
     speed=$(echo "$ref_s / $ours" | bc -l)
