@@ -24,7 +24,7 @@ impl CellOrder {
     /// fall. The whole 4x4 proof, estimated with both orders side by side, took 0.70 of the
     /// fixed order's time; single classes 0.42-1.29, and the 37 classes of the reference
     /// table (the published split) 0.87 all together, 0.51-1.44 a class (docs/NOTES-bench.md,
-    /// "The cell order by letter count" and the section after it).
+    /// "The cell order by letter count" and the twenty-third session's section above it).
     pub fn fewest_letters_first(geometry: &Geometry, cells: &[u32]) -> CellOrder {
         assert_eq!(cells.len(), geometry.cells(), "one letter set per cell");
         CellOrder::centre_first_by(geometry, |cell| cells[cell].count_ones())
