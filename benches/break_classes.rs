@@ -2,7 +2,9 @@
 //!
 //! `cargo bench --bench break_classes -- [3x3] [4x4-sample] [hardest]` (default: 3x3 and
 //! 4x4-sample). `order=4,5,3,...` breaks the classes with that cell order instead of each
-//! class's own (fewest letters first in each ring) (give one size's groups at a time: 9 cells for 3x3, 16 for the others). Figures go to standard output; nothing here asserts a time.
+//! class's own (fewest letters first in each ring); give one size's groups at a time (9
+//! cells for 3x3, 16 for the others). Figures go to standard output; nothing here asserts
+//! a time.
 
 use bogglemax::board::Size;
 use bogglemax::bound::{BreakSettings, CellOrder, ClassBreaker, ClassSpace, Partition};

@@ -10,10 +10,11 @@
 # BOGGLEMAX (default target/release/bogglemax) is the binary; pin it with taskset to keep
 # other work off its core. BREAK_ARGS adds options to every `break-class` (e.g. the fixed
 # centre-first order of earlier sessions, to compare orders:
-# BREAK_ARGS='--cell-order 5,6,9,10,1,2,4,7,8,11,13,14,0,3,12,15'). The reference's figures were measured on other days (the file
-# says which), and this machine drifts by up to 2x from day to day: quote the ratios as a
-# range over many classes, not one class's figure. Classes marked `cap` in the file were
-# stopped at a 180 s cap, so their reference figures (and ratios) are lower bounds.
+# BREAK_ARGS='--cell-order 5,6,9,10,1,2,4,7,8,11,13,14,0,3,12,15'). The reference's figures
+# were measured on other days (the file says which), and this machine drifts by up to 2x
+# from day to day: quote the ratios as a range over many classes, not one class's figure.
+# Classes marked `cap` in the file were stopped at a 180 s cap, so their reference figures
+# (and ratios) are lower bounds.
 {
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -250,9 +250,6 @@ struct Run<'c, 'd> {
     cells: &'c [u32],
     /// The class's cell order ([`ClassBreaker::order_for`]).
     order: CellOrder,
-    /// The cells before the last [`OPEN_TAIL`] positions of the order: candidates that agree
-    /// on them are checked together.
-    head_cells: Vec<usize>,
     letters: Vec<u8>,
     settings: BreakSettings,
     out: BreakOutcome,
@@ -489,15 +486,11 @@ impl<'d> ClassBreaker<'d> {
             paths: mut buffers,
             solver,
         } = self.take_scratch();
-        let head_cells = (0..n.saturating_sub(OPEN_TAIL))
-            .map(|p| order.cell(p))
-            .collect();
         let mirror = self.mirror_pair_in(class, &order);
         let mut run = Run {
             arena,
             cells: class.cells(),
             order,
-            head_cells,
             letters: vec![0; n],
             settings: *settings,
             scratch: WalkScratch::default(),
@@ -717,8 +710,13 @@ impl<'d> ClassBreaker<'d> {
                 &mut sift.walk,
             );
         }
-        let head = run.head_cells.len();
-        let head_cells = std::mem::take(&mut run.head_cells);
+        // The head cells: those before the last OPEN_TAIL positions of the order.
+        let head = run.order.len().saturating_sub(OPEN_TAIL);
+        let mut head_cells = [0usize; MAX_TREE_CELLS];
+        for (p, cell) in head_cells[..head].iter_mut().enumerate() {
+            *cell = run.order.cell(p);
+        }
+        let head_cells = &head_cells[..head];
         let same_head = |a: u32, b: u32| {
             let (a, b) = (&found[a as usize].0, &found[b as usize].0);
             head_cells.iter().all(|&c| a[c] == b[c])
@@ -748,7 +746,6 @@ impl<'d> ClassBreaker<'d> {
             }
             i = end;
         }
-        run.head_cells = head_cells;
         run.sift = sift;
     }
 
