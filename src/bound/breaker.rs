@@ -171,7 +171,7 @@ pub struct ClassBreaker<'d> {
     atom_tries: Mutex<Vec<Arc<AtomTrie>>>,
     geometry: Geometry,
     /// The cell order of every class's trees, when one was given ([`ClassBreaker::with_order`]);
-    /// by default each class gets its own ([`CellOrder::fewest_letters_first`]).
+    /// by default each class gets its own ([`CellOrder::for_class`]).
     fixed_order: Option<CellOrder>,
     scoring: Scoring,
     /// Points of each word under the breaker's scoring.
@@ -269,7 +269,7 @@ struct Run<'c, 'd> {
 
 impl<'d> ClassBreaker<'d> {
     /// A breaker for `size` boards (at most 25 cells), which gives each class the cell
-    /// order [`CellOrder::fewest_letters_first`].
+    /// order [`CellOrder::for_class`].
     pub fn new(trie: Trie<'d>, size: Size, scoring: Scoring) -> ClassBreaker<'d> {
         ClassBreaker::with_fixed_order(trie, size, scoring, None)
     }
@@ -379,11 +379,11 @@ impl<'d> ClassBreaker<'d> {
     }
 
     /// The cell order of `class`'s trees (position 0 = top): the breaker's fixed order if it
-    /// was given one, else [`CellOrder::fewest_letters_first`] for the class's letter sets.
+    /// was given one, else [`CellOrder::for_class`] for the class's letter sets.
     pub fn order_for(&self, class: &BoardClass) -> CellOrder {
         match &self.fixed_order {
             Some(order) => order.clone(),
-            None => CellOrder::fewest_letters_first(&self.geometry, class.cells()),
+            None => CellOrder::for_class(&self.geometry, class.cells()),
         }
     }
 

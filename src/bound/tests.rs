@@ -757,6 +757,40 @@ fn each_class_orders_its_rings_fewest_letters_first() {
     );
 }
 
+/// A class with a letter set of 13 to 25 letters (the merged consonant edges' 20) keeps the
+/// centre-first order, where the letter count lost; one whose sets have at most 12 letters
+/// or all 26 gets its letter-count order; and the breaker gives each class that order.
+#[test]
+fn classes_with_large_letter_sets_keep_the_centre_first_order() {
+    let size: Size = "4x4".parse().unwrap();
+    let geometry = Geometry::new(size);
+    let breaker = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
+    let whole = "abcdefghijklmnopqrstuvwxyz";
+    let (v, c20, c12, h) = ("aeijou", "bcdfghklmnpqrstvwxyz", "bcdfgmpqvwxz", "hklnrsty");
+    // Class 175 of the merged-edge partition (docs/NOTES-bench.md).
+    let merged = [
+        whole, c20, c20, whole, c20, v, c12, v, c20, v, v, v, whole, v, v, whole,
+    ];
+    // The same class with its edges split as the default partition splits them.
+    let default = [
+        whole, h, c12, whole, h, v, c12, v, h, v, v, v, whole, v, v, whole,
+    ];
+    for (sets, expected) in [
+        (merged, CellOrder::centre_first(&geometry).to_string()),
+        (default, "5,9,10,6,7,11,13,14,1,4,8,2,0,3,12,15".to_string()),
+    ] {
+        let class = BoardClass::parse(size, &sets.join(" ")).unwrap();
+        let order = CellOrder::for_class(&geometry, class.cells());
+        assert_eq!(order.to_string(), expected, "{class}");
+        assert_eq!(breaker.order_for(&class).to_string(), expected, "{class}");
+    }
+    let class = BoardClass::parse(size, &default.join(" ")).unwrap();
+    assert_eq!(
+        CellOrder::fewest_letters_first(&geometry, class.cells()).to_string(),
+        "5,9,10,6,7,11,13,14,1,4,8,2,0,3,12,15"
+    );
+}
+
 /// With the reference's 3x3 order (centre, bottom, top, left, right, then the corners) the
 /// issue's class gets exactly the reference's tree: bound 1,231 with 332,438 nodes.
 #[test]

@@ -25,9 +25,32 @@ impl CellOrder {
     /// fixed order's time; single classes 0.42-1.29, and the 37 classes of the reference
     /// table (the published split) 0.87 all together, 0.51-1.44 a class (docs/NOTES-bench.md,
     /// "The cell order by letter count" and the twenty-third session's section above it).
+    /// Only where no cell has [`CellOrder::MAX_COUNTED_LETTERS`] letters or more but not
+    /// all 26 ([`CellOrder::for_class`] says why).
     pub fn fewest_letters_first(geometry: &Geometry, cells: &[u32]) -> CellOrder {
         assert_eq!(cells.len(), geometry.cells(), "one letter set per cell");
         CellOrder::centre_first_by(geometry, |cell| cells[cell].count_ones())
+    }
+
+    /// Cells of this many letters or more (short of the whole alphabet) make a class keep the
+    /// centre-first order: see [`CellOrder::for_class`].
+    pub const MAX_COUNTED_LETTERS: u32 = 13;
+
+    /// The order a breaker gives a class's trees by default:
+    /// [`CellOrder::fewest_letters_first`], unless some cell's letter set has from
+    /// [`CellOrder::MAX_COUNTED_LETTERS`] to 25 letters; then [`CellOrder::centre_first`].
+    /// The letter count was measured to win with sets of 6, 8 and 12 letters and whole
+    /// corners (the default partitions). With the consonant edges merged into one set of 20,
+    /// it put the vowel edges before the consonant ones and took 1.09-1.39x the tree nodes
+    /// of the centre-first order on five of six 4x4 classes (0.95 on the sixth, whose edges
+    /// hold one such set; docs/NOTES-bench.md, "The cell order of merged edges").
+    pub fn for_class(geometry: &Geometry, cells: &[u32]) -> CellOrder {
+        let large = |set: &u32| (Self::MAX_COUNTED_LETTERS..26).contains(&set.count_ones());
+        if cells.iter().any(large) {
+            CellOrder::centre_first(geometry)
+        } else {
+            CellOrder::fewest_letters_first(geometry, cells)
+        }
     }
 
     /// Centre first; within a ring, by `key` (smallest first), then by cell number.
