@@ -757,9 +757,10 @@ fn each_class_orders_its_rings_fewest_letters_first() {
     );
 }
 
-/// A class with a letter set of 13 to 25 letters (the merged consonant edges' 20) keeps the
-/// centre-first order, where the letter count lost; one whose sets have at most 12 letters
-/// or all 26 gets its letter-count order; and the breaker gives each class that order.
+/// A class with a centre or edge cell of 13 to 25 letters (the merged consonant edges' 20)
+/// keeps the centre-first order, where the letter count lost; one whose centre and edges have
+/// at most 12 letters gets its letter-count order, whatever its corners (whole, or the
+/// reference's 7 and 19); and the breaker gives each class that order.
 #[test]
 fn classes_with_large_letter_sets_keep_the_centre_first_order() {
     let size: Size = "4x4".parse().unwrap();
@@ -775,9 +776,16 @@ fn classes_with_large_letter_sets_keep_the_centre_first_order() {
     let default = [
         whole, h, c12, whole, h, v, c12, v, h, v, v, v, whole, v, v, whole,
     ];
+    // Class 7506 of the reference's published split, its corners of 7 and 19 letters.
+    let (cv, cc) = ("aeiosuy", "bcdfghjklmnpqrtvwxz");
+    let published = [cv, v, v, cc, c12, v, h, c12, h, v, v, v, cv, v, v, cv];
     for (sets, expected) in [
         (merged, CellOrder::centre_first(&geometry).to_string()),
         (default, "5,9,10,6,7,11,13,14,1,4,8,2,0,3,12,15".to_string()),
+        (
+            published,
+            "5,9,10,6,1,2,11,13,14,8,4,7,0,12,15,3".to_string(),
+        ),
     ] {
         let class = BoardClass::parse(size, &sets.join(" ")).unwrap();
         let order = CellOrder::for_class(&geometry, class.cells());

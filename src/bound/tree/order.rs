@@ -25,28 +25,30 @@ impl CellOrder {
     /// fixed order's time; single classes 0.42-1.29, and the 37 classes of the reference
     /// table (the published split) 0.87 all together, 0.51-1.44 a class (docs/NOTES-bench.md,
     /// "The cell order by letter count" and the twenty-third session's section above it).
-    /// Only where no cell has [`CellOrder::MAX_COUNTED_LETTERS`] letters or more but not
-    /// all 26 ([`CellOrder::for_class`] says why).
+    /// The breaker's default for most classes ([`CellOrder::for_class`] says which).
     pub fn fewest_letters_first(geometry: &Geometry, cells: &[u32]) -> CellOrder {
         assert_eq!(cells.len(), geometry.cells(), "one letter set per cell");
         CellOrder::centre_first_by(geometry, |cell| cells[cell].count_ones())
     }
 
-    /// Cells of this many letters or more (short of the whole alphabet) make a class keep the
-    /// centre-first order: see [`CellOrder::for_class`].
-    pub const MAX_COUNTED_LETTERS: u32 = 13;
+    /// A centre or edge cell of at least this many letters, short of all 26, makes a class
+    /// keep the centre-first order ([`CellOrder::for_class`]).
+    pub const LARGE_INNER_SET: u32 = 13;
 
     /// The order a breaker gives a class's trees by default:
-    /// [`CellOrder::fewest_letters_first`], unless some cell's letter set has from
-    /// [`CellOrder::MAX_COUNTED_LETTERS`] to 25 letters; then [`CellOrder::centre_first`].
-    /// The letter count was measured to win with sets of 6, 8 and 12 letters and whole
-    /// corners (the default partitions). With the consonant edges merged into one set of 20,
-    /// it put the vowel edges before the consonant ones and took 1.09-1.39x the tree nodes
-    /// of the centre-first order on five of six 4x4 classes (0.95 on the sixth, whose edges
-    /// hold one such set; docs/NOTES-bench.md, "The cell order of merged edges").
+    /// [`CellOrder::fewest_letters_first`], unless a cell that is not a corner has from
+    /// [`CellOrder::LARGE_INNER_SET`] to 25 letters; then [`CellOrder::centre_first`].
+    /// The letter count was measured to win where the centre and edges have sets of 6, 8
+    /// and 12 letters, with whole corners (the default partitions) and with corners of 7 and
+    /// 19 (the reference's published split). With the consonant edges merged into one set
+    /// of 20, it put the vowel edges before the consonant ones and took 1.09-1.39x the tree
+    /// nodes of the centre-first order on five of six 4x4 classes (0.95 on the sixth, whose
+    /// edges hold one such set; docs/NOTES-bench.md, "The cell order of merged edges").
     pub fn for_class(geometry: &Geometry, cells: &[u32]) -> CellOrder {
-        let large = |set: &u32| (Self::MAX_COUNTED_LETTERS..26).contains(&set.count_ones());
-        if cells.iter().any(large) {
+        let large_inner = |(cell, set): (usize, &u32)| {
+            !geometry.is_corner(cell) && (Self::LARGE_INNER_SET..26).contains(&set.count_ones())
+        };
+        if cells.iter().enumerate().any(large_inner) {
             CellOrder::centre_first(geometry)
         } else {
             CellOrder::fewest_letters_first(geometry, cells)
