@@ -160,8 +160,8 @@ pub struct BreakClassArgs {
     /// Cell order of the trees, top first, as cell numbers (column-major), e.g. for 3x3
     /// '4,5,3,1,7,0,2,6,8'. Default: centre cells, then edges, then corners, each ring's
     /// cells with fewer letters first (by cell number instead when a centre or edge cell has
-    /// 13 to 25 letters; the `cell_order:` line prints it). Any order gives sound bounds; it changes
-    /// the bound and the work.
+    /// 13 to 25 letters; the `cell_order:` line prints it). Any order gives sound bounds; it
+    /// changes the bound and the work.
     #[arg(long, value_name = "CELLS")]
     pub cell_order: Option<String>,
     /// Also list every candidate (board whose DeMulti bound reaches S) with its Score, not

@@ -17,15 +17,15 @@ impl CellOrder {
     }
 
     /// The order of [`CellOrder::centre_first`], with the cells of each ring (the same
-    /// neighbour count and distance from the centre) taken fewest letters first: the order a
-    /// breaker gives a class's trees by default. A cell of few letters forced early splits
-    /// the class into few sub-classes, each with a much lower bound; a cell of many rare
-    /// letters (`bcdfgmpqvwxz`) forced early makes many sub-classes whose bounds hardly
-    /// fall. The whole 4x4 proof, estimated with both orders side by side, took 0.70 of the
-    /// fixed order's time; single classes 0.42-1.29, and the 37 classes of the reference
-    /// table (the published split) 0.87 all together, 0.51-1.44 a class (docs/NOTES-bench.md,
-    /// "The cell order by letter count" and the twenty-third session's section above it).
-    /// The breaker's default for most classes ([`CellOrder::for_class`] says which).
+    /// neighbour count and distance from the centre) taken fewest letters first. A cell of
+    /// few letters forced early splits the class into few sub-classes, each with a much
+    /// lower bound; a cell of many rare letters (`bcdfgmpqvwxz`) forced early makes many
+    /// sub-classes whose bounds hardly fall. The whole 4x4 proof, estimated with both orders
+    /// side by side, took 0.70 of the fixed order's time; single classes 0.42-1.29, and the
+    /// 37 classes of the reference table (the published split) 0.87 all together, 0.51-1.44
+    /// a class (docs/NOTES-bench.md, "The cell order by letter count" and the twenty-third
+    /// session's section above it). The breaker's default for most classes
+    /// ([`CellOrder::for_class`] says which).
     pub fn fewest_letters_first(geometry: &Geometry, cells: &[u32]) -> CellOrder {
         assert_eq!(cells.len(), geometry.cells(), "one letter set per cell");
         CellOrder::centre_first_by(geometry, |cell| cells[cell].count_ones())
