@@ -1,7 +1,9 @@
 //! The class breaker: finds every board of one class that reaches a threshold.
 //!
 //! Trees and OrderlyBound narrow a class down to its candidates, the boards whose DeMulti
-//! bound reaches S; each candidate is then checked where it is found, on the same thread:
+//! bound, less an [`OvercountBound`] on its excess over Score, reaches S (the walks prune by
+//! that; with every candidate kept, by the bound alone); each candidate is then checked
+//! where it is found, on the same thread:
 //! rejected exactly by a lower bound on its DeMulti − Score that it shares with the other
 //! candidates of its walk ([`OvercountBound`]), or else scored with the solver. Only boards
 //! whose true Score reaches S are results; of the others only their number and largest
@@ -87,8 +89,9 @@ pub struct BreakOutcome {
     pub root_bound: u32,
     /// The results: candidates whose Score ≥ threshold, sorted.
     pub results: Vec<Candidate>,
-    /// How many candidates (boards whose bound, [`Candidate::demulti`], is ≥ threshold) were
-    /// found and checked.
+    /// How many candidates were found and checked: boards whose bound, [`Candidate::demulti`],
+    /// is ≥ threshold and that the walks' overcount pruning left (with every candidate kept,
+    /// all boards whose bound is ≥ threshold).
     pub demulti_count: u64,
     /// The largest bound among them (0 if none).
     pub max_demulti: u32,
@@ -182,6 +185,8 @@ pub struct ClassBreaker<'d> {
     keep_candidates: bool,
     /// Whether a class that is its own image is broken for one board of each mirror pair.
     one_of_each_mirror_pair: bool,
+    /// Whether the walks prune by Score ([`ClassBreaker::prune_by_score`]).
+    prune_by_score: bool,
     /// The symmetries of the size that are their own inverse and move some cell, as cell
     /// permutations.
     involutions: Vec<Vec<u8>>,
@@ -236,6 +241,12 @@ const OPEN_TAIL: usize = 6;
 /// 4x4 partition's classes lie between 21.0 and 33.5 million paths (26 of 189 drawn).
 pub const WHOLE_TREE_PATHS: usize = 5 << 22;
 
+/// Boards of at least this many cells have their walks prune by Score by default
+/// ([`ClassBreaker::prune_by_score`]). Measured (whole processes, alternating pairs, one
+/// core): ten 3x4 classes 0.89 of the time, heavy 4x4 classes 0.90-0.97, light ones 1.00;
+/// the whole 3x3 proof 1.06, its walks too small to pay for their overcount bounds.
+pub const PRUNE_BY_SCORE_CELLS: usize = 12;
+
 /// The most atom trees a breaker keeps ([`ClassBreaker::atom_trie`]).
 const ATOM_TRIES_KEPT: usize = 32;
 
@@ -265,6 +276,11 @@ struct Run<'c, 'd> {
     unit_top: Option<usize>,
     /// The class's mirror pair, when only one board of each pair of images is sought.
     mirror: Option<MirrorPair>,
+    /// `overcounts[e]`: the overcount bound of boards with the letters of `run.letters` on
+    /// the cells of positions `< e`, shared by the walks below the branch at `e`; valid where
+    /// `overcount_valid` has bit `e`.
+    overcounts: Vec<OvercountBound>,
+    overcount_valid: u64,
 }
 
 impl<'d> ClassBreaker<'d> {
@@ -314,6 +330,7 @@ impl<'d> ClassBreaker<'d> {
             word_cells: TreeBuilder::word_cells(trie),
             keep_candidates: false,
             one_of_each_mirror_pair: true,
+            prune_by_score: size.cells() >= PRUNE_BY_SCORE_CELLS,
             involutions,
             whole_tree_paths: WHOLE_TREE_PATHS,
             spare: Mutex::new(Vec::new()),
@@ -333,6 +350,14 @@ impl<'d> ClassBreaker<'d> {
     /// that compare candidates with brute force, and audits of runs made before.
     pub fn every_mirror_image(mut self, every: bool) -> ClassBreaker<'d> {
         self.one_of_each_mirror_pair = !every;
+        self
+    }
+
+    /// Makes the walks prune by Score (`true`) or by their bound alone (`false`); by default
+    /// boards of [`PRUNE_BY_SCORE_CELLS`] or more do. Either way the results are the same;
+    /// pruning by Score finds fewer candidates. Ignored while every candidate is kept.
+    pub fn prune_by_score(mut self, prune: bool) -> ClassBreaker<'d> {
+        self.prune_by_score = prune;
         self
     }
 
@@ -507,6 +532,8 @@ impl<'d> ClassBreaker<'d> {
             },
             unit_top: None,
             mirror,
+            overcounts: vec![OvercountBound::default(); n + 1],
+            overcount_valid: 0,
         };
         let atoms = self.atom_trie(class.cells());
         let whole = self.builder(&run.order).by_atoms(&atoms).build_limited(
@@ -552,6 +579,7 @@ impl<'d> ClassBreaker<'d> {
                         );
                         let bound = run.arena.bound(tree);
                         run.letters[top] = l;
+                        run.overcount_valid = 0;
                         run.unit_top = Some(top);
                         self.descend(&mut run, tree, 1);
                         run.unit_top = None;
@@ -612,6 +640,8 @@ impl<'d> ClassBreaker<'d> {
     /// 4x4 classes 5-17 % faster than building the merged tree first; docs/NOTES-bench.md
     /// has the figures).
     fn branch(&self, run: &mut Run<'_, 'd>, tree: SumId, bound: u32, p: usize, letter: u8) {
+        // Entries after `p` hold the letter this branch replaces.
+        run.overcount_valid &= (2u64 << p) - 1;
         if run.arena.branch_bound(tree, bound, p, letter) <= run.settings.switchover as u64 {
             self.orderly_bound(run, tree, p, Some(letter));
             return;
@@ -657,7 +687,11 @@ impl<'d> ClassBreaker<'d> {
     }
 
     /// Runs OrderlyBound on `tree` from position `p`, with the cell at `p` held to `only` if
-    /// given, and adds what it finds and eliminates to `run.out`.
+    /// given, and adds what it finds and eliminates to `run.out`. Unless every candidate is
+    /// kept (or [`ClassBreaker::prune_by_score`] is off), the walk prunes by Score ([`OrderlyBound::with_overcount`]) with the overcount
+    /// bound of the branch just above it, made once for all the walks below that branch (one
+    /// per walk was as slow as the pruning saved on a heavy 4x4 class; shared, 0.9 of the
+    /// time: docs/NOTES-bench.md).
     fn orderly_bound(&self, run: &mut Run<'_, 'd>, tree: SumId, p: usize, only: Option<u8>) {
         let mut cells = [0u32; MAX_TREE_CELLS];
         let cells = &mut cells[..run.cells.len()];
@@ -674,6 +708,44 @@ impl<'d> ClassBreaker<'d> {
             std::mem::take(&mut run.scratch),
         )
         .with_mirror(run.mirror);
+        // A saturated bound may stand for more than it says, so it is never lowered (no bound
+        // in the tree exceeds its root's).
+        if self.prune_by_score && !self.keep_candidates && run.arena.bound(tree) < u32::MAX {
+            // The entry of the branch above the walk: at `p` for a walk that holds the cell
+            // at `p` to one letter, else at the position merged last, and never above a unit
+            // tree's forced top cell.
+            let first = run.unit_top.is_some() as usize;
+            let e = if only.is_some() {
+                p
+            } else {
+                p.saturating_sub(1)
+            }
+            .max(first)
+            .min(p);
+            if run.overcount_valid >> e & 1 == 0 {
+                let mut fixed_cells = 0u64;
+                for q in 0..e {
+                    fixed_cells |= 1 << run.order.cell(q);
+                }
+                run.solver.overcount_bound(
+                    &run.letters,
+                    fixed_cells,
+                    run.cells,
+                    run.unit_top,
+                    &mut run.overcounts[e],
+                );
+                run.overcount_valid |= 1 << e;
+            }
+            // Cells fixed since the entry add their part to its base; the walk adds the rest
+            // (from `p` on, the held cell included) position by position.
+            let bound = &run.overcounts[e];
+            let mut base = bound.base();
+            for q in e..p {
+                let c = run.order.cell(q);
+                base += bound.extra()[c][run.letters[c] as usize];
+            }
+            walk = walk.with_overcount(base, bound.extra());
+        }
         walk.run(tree, p);
         for (d, e) in walk.eliminated.iter().enumerate() {
             run.out.eliminated[d] += e;

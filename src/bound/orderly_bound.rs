@@ -21,6 +21,19 @@
 //! whose own sum cannot reach `S` with them, before stacking anything. This is the
 //! synchronisation a merge buys, one level deep and without building nodes; it lets the
 //! breaker hand larger trees to the walk.
+//!
+//! # Pruning by Score
+//! A tree's Force on a board is its DeMulti (or, for a unit tree without redundant paths, a
+//! value between Score and DeMulti), and boards rich in repeated letters count many words
+//! twice or more. Given a lower bound on Force − Score of the form `base + Σ extra[c][l]`
+//! over the cells still open ([`OvercountBound`], the same for every board of the walk), the
+//! walk starts each position's letter sums at `−extra` and adds `base` (and, as it fixes a
+//! cell, that letter's `extra`) to the threshold it must reach. Both inequalities hold board
+//! by board, so every board whose Score reaches S is still found; boards that only their
+//! repeated words lift over S are cut off as high as the bound sees them. On the 4x4 class
+//! of docs/NOTES-bench.md with 8.6 million DeMulti candidates, the walks found 0.5 million.
+//!
+//! [`OvercountBound`]: crate::solve::OvercountBound
 
 use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, SumId};
 
@@ -31,7 +44,7 @@ use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, SumId};
 #[derive(Debug, Default)]
 pub struct WalkScratch {
     stacks: Vec<Vec<u32>>,
-    saved: Vec<[u64; 26]>,
+    saved: Vec<[i64; 26]>,
 }
 
 /// The state of one OrderlyBound walk.
@@ -43,11 +56,11 @@ pub struct OrderlyBound<'a> {
     threshold: u64,
     stacks: Vec<Vec<u32>>,
     /// `letter_bounds[q][l]`: the sum, over the choice nodes in `stacks[q]`, of the bound of
-    /// each node's child for letter `l` (0 where it has none).
-    letter_bounds: Vec<[u64; 26]>,
+    /// each node's child for letter `l` (0 where it has none), less `penalty[q][l]`.
+    letter_bounds: Vec<[i64; 26]>,
     /// `saved[p * n + q]`: row `q` of `letter_bounds` as it was before the walk at position
     /// `p` stacked the nodes of its current letter, restored after (`n` positions).
-    saved: Vec<[u64; 26]>,
+    saved: Vec<[i64; 26]>,
     /// The letter fixed on each cell so far.
     pub letters: Vec<u8>,
     /// Boards found, with their forced score.
@@ -57,6 +70,12 @@ pub struct OrderlyBound<'a> {
     /// A mirror pair of a class that is its own image ([`MirrorPair`]): at its late position
     /// the walk takes no letter below its early cell's.
     mirror: Option<MirrorPair>,
+    /// `penalty[q][l]`: the overcount that letter `l` at position `q` adds (all zero
+    /// without [`OrderlyBound::with_overcount`]).
+    penalty: Vec<[u64; 26]>,
+    /// The overcount of the letters fixed so far: Force − Score ≥ `spent` plus each open
+    /// position's `penalty` for its letter, on every board the walk can still reach.
+    spent: u64,
 }
 
 /// Two cells that a symmetry of a class swaps (the class is its own image under it, and the
@@ -116,7 +135,21 @@ impl<'a> OrderlyBound<'a> {
             found: Vec::new(),
             eliminated: vec![0; order.len() + 1],
             mirror: None,
+            penalty: vec![[0; 26]; n],
+            spent: 0,
         }
+    }
+
+    /// Prunes by Score instead of Force (the module documentation says how): `base` plus
+    /// `extra[cell][letter]` over the open cells must be at most Force − Score on every board
+    /// of the walk, whose cells before its start position count in `base` only. A board is
+    /// then found only if its Force minus that reaches the threshold.
+    pub fn with_overcount(mut self, base: u64, extra: &[[u64; 26]]) -> OrderlyBound<'a> {
+        self.spent = base;
+        for (q, row) in self.penalty.iter_mut().enumerate() {
+            *row = extra[self.order.cell(q)];
+        }
+        self
     }
 
     /// Finds only one board of each mirror pair of a class that is its own image: at
@@ -140,6 +173,9 @@ impl<'a> OrderlyBound<'a> {
             self.stacks[pos].push(c);
         }
         for q in p..self.order.len() {
+            for (sum, pen) in self.letter_bounds[q].iter_mut().zip(&self.penalty[q]) {
+                *sum = -(*pen as i64);
+            }
             self.add_letter_bounds(q, 0);
         }
         self.step(p, self.arena.points(tree) as u64);
@@ -159,20 +195,21 @@ impl<'a> OrderlyBound<'a> {
         for &c in &self.stacks[pos][from..] {
             let (mut mask, entries) = self.arena.choice_letters(c);
             for pair in entries.chunks_exact(2) {
-                row[mask.trailing_zeros() as usize] += pair[1] as u64;
+                row[mask.trailing_zeros() as usize] += pair[1] as i64;
                 mask &= mask - 1;
             }
         }
     }
 
-    /// The most that the nodes stacked at position `q` can force together: their summed
-    /// child bounds for the best letter the cell may take. Every board puts one letter there,
-    /// so this bounds their forced sum, and it is at most the sum of their own bounds.
+    /// The most that the nodes stacked at position `q` can force together, less the
+    /// overcount the letter adds: their summed child bounds for the best letter the cell may
+    /// take, less that letter's penalty. Every board puts one letter there, so this bounds
+    /// their forced sum, and it is at most the sum of their own bounds.
     #[inline]
-    fn position_bound(&self, q: usize) -> u64 {
+    fn position_bound(&self, q: usize) -> i64 {
         let row = &self.letter_bounds[q];
         let mut letters = self.cells[self.order.cell(q)];
-        let mut best = 0;
+        let mut best = i64::MIN;
         while letters != 0 {
             best = best.max(row[letters.trailing_zeros() as usize]);
             letters &= letters - 1;
@@ -182,9 +219,10 @@ impl<'a> OrderlyBound<'a> {
 
     fn step(&mut self, p: usize, points: u64) {
         let n = self.order.len();
-        let later: u64 = (p + 1..n).map(|q| self.position_bound(q)).sum();
+        let later: i64 = (p + 1..n).map(|q| self.position_bound(q)).sum();
         let here_bound = if p < n { self.position_bound(p) } else { 0 };
-        if points + here_bound + later < self.threshold {
+        let goal = (self.threshold + self.spent) as i64;
+        if points as i64 + here_bound + later < goal {
             self.eliminated[p] += 1;
             return;
         }
@@ -204,7 +242,7 @@ impl<'a> OrderlyBound<'a> {
         while letters != 0 {
             let l = letters.trailing_zeros() as u8;
             letters &= letters - 1;
-            if points + self.letter_bounds[p][l as usize] + later < self.threshold {
+            if points as i64 + self.letter_bounds[p][l as usize] + later < goal {
                 self.eliminated[p + 1] += 1;
                 continue;
             }
@@ -239,7 +277,9 @@ impl<'a> OrderlyBound<'a> {
                 }
             }
             self.letters[cell] = l;
+            self.spent += self.penalty[p][l as usize];
             self.step(p + 1, points + add);
+            self.spent -= self.penalty[p][l as usize];
             while changed != 0 {
                 let q = changed.trailing_zeros() as usize;
                 changed &= changed - 1;

@@ -324,6 +324,7 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
     // Cases where S splits the class (some boards reach it, some not): the test must bite.
     let mut splitting = 0;
     let (mut rejected, mut rejected_by_letter) = (0, 0);
+    let (mut pruned, mut pruned_by_letter) = (0, 0);
     let total = SCORINGS.len() * cases().len();
     for scoring in SCORINGS {
         for (size, k, seed) in cases() {
@@ -335,14 +336,15 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
             let score_of: BTreeMap<Board, u64> = all.iter().map(|(b, sc)| (*b, sc.score)).collect();
             let breaker = ClassBreaker::new(enable2k().trie(), size, scoring).keep_candidates(true);
             // Without kept candidates most are rejected by their overcount bound, unscored.
-            let sifting = ClassBreaker::new(enable2k().trie(), size, scoring);
+            let sifting = ClassBreaker::new(enable2k().trie(), size, scoring).prune_by_score(true);
             // One tree per letter of the top cell, as the heaviest classes are broken, with
             // every candidate kept and with candidates sifted.
             let by_letter = ClassBreaker::new(enable2k().trie(), size, scoring)
                 .keep_candidates(true)
                 .whole_tree_paths(0);
-            let sifting_by_letter =
-                ClassBreaker::new(enable2k().trie(), size, scoring).whole_tree_paths(0);
+            let sifting_by_letter = ClassBreaker::new(enable2k().trie(), size, scoring)
+                .whole_tree_paths(0)
+                .prune_by_score(true);
             // Thresholds from the top of the class down to its middle, and one above it all.
             let picks = [
                 demultis.len() - 1,
@@ -408,25 +410,31 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                         lettered.root_bound <= outcome.root_bound,
                         "by letter {class}"
                     );
+                    // Without kept candidates the walks prune by Score: some of the
+                    // candidates, the same results.
                     let sifted_lettered = sifting_by_letter.break_class(&class, &settings);
                     assert_eq!(
                         scored(&sifted_lettered),
                         scored(&outcome),
                         "by letter {class}"
                     );
-                    assert_eq!(
-                        sifted_lettered.demulti_count, lettered.demulti_count,
+                    assert!(
+                        sifted_lettered.demulti_count <= lettered.demulti_count
+                            && sifted_lettered.max_demulti <= lettered.max_demulti,
                         "by letter {class}"
                     );
                     rejected_by_letter += sifted_lettered.demulti_count - sifted_lettered.scored;
-                    // The same counts and results when candidates are sifted, not all scored.
+                    // The same results when the walks prune by Score and candidates are
+                    // sifted, not all scored; some of the candidates.
                     let sifted = sifting.break_class(&class, &settings);
                     assert_eq!(sifted.results, outcome.results, "sifted {class}");
-                    assert_eq!(
-                        sifted.demulti_count, outcome.demulti_count,
+                    assert!(
+                        sifted.demulti_count <= outcome.demulti_count
+                            && sifted.max_demulti <= outcome.max_demulti,
                         "sifted {class}"
                     );
-                    assert_eq!(sifted.max_demulti, outcome.max_demulti, "sifted {class}");
+                    pruned += outcome.demulti_count - sifted.demulti_count;
+                    pruned_by_letter += lettered.demulti_count - sifted_lettered.demulti_count;
                     assert_eq!(outcome.scored, outcome.demulti_count, "kept: all scored");
                     rejected += sifted.demulti_count - sifted.scored;
                 }
@@ -441,6 +449,11 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
     assert!(
         rejected_by_letter > 0,
         "no unit's candidate was ever rejected unscored"
+    );
+    assert!(pruned > 0, "the walks never pruned a candidate by Score");
+    assert!(
+        pruned_by_letter > 0,
+        "the walks of unit trees never pruned a candidate by Score"
     );
 }
 

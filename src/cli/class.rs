@@ -165,7 +165,8 @@ pub struct BreakClassArgs {
     #[arg(long, value_name = "CELLS")]
     pub cell_order: Option<String>,
     /// Also list every candidate (board whose DeMulti bound reaches S) with its Score, not
-    /// only the results. Heavy 4x4 classes have millions.
+    /// only the results. Heavy 4x4 classes have millions. Without it the breaker prunes by a
+    /// bound on Score, and the `candidates:` line counts only the boards that survive that.
     #[arg(long)]
     pub candidates: bool,
     /// Report both boards of every mirror pair. A class that is its own image under a flip

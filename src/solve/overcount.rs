@@ -58,6 +58,17 @@ fn path_key(word: u32, tag: u32, used: u64) -> u128 {
 }
 
 impl OvercountBound {
+    /// The part shared by every board of the group: from the paths inside the fixed cells.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    /// `extra()[cell][letter]`: the part that letter `letter` on open cell `cell` adds (zero
+    /// on fixed cells).
+    pub fn extra(&self) -> &[[u64; 26]] {
+        &self.extra
+    }
+
     /// The bound for a board that has the group's letters on the fixed cells.
     #[inline]
     pub fn of(&self, letters: &[u8]) -> u64 {
