@@ -8,7 +8,7 @@ use super::error::PipelineError;
 use super::journal::{ClassRecord, read_journal};
 use super::manifest::RunDir;
 use crate::board::{Board, Geometry, Symmetries};
-use crate::bound::{BreakOutcome, ClassBreaker};
+use crate::bound::{BoardClass, BreakOutcome, BreakSettings, ClassBreaker};
 use crate::progress::Progress;
 use crate::rng::Rng;
 use crate::solve::Solver;
@@ -267,8 +267,13 @@ pub fn rescore(
     finished.sort_unstable();
     let space = m.space();
     let settings = m.settings();
-    let breaker = ClassBreaker::new(dict.trie(), size, m.scoring());
-    let every_image = ClassBreaker::new(dict.trie(), size, m.scoring()).every_mirror_image(true);
+    let breakers = Rebreakers {
+        breaker: ClassBreaker::new(dict.trie(), size, m.scoring()),
+        unpruned: ClassBreaker::new(dict.trie(), size, m.scoring()).prune_by_score(false),
+        every_image: ClassBreaker::new(dict.trie(), size, m.scoring())
+            .prune_by_score(false)
+            .every_mirror_image(true),
+    };
     let mut progress = Progress::new("re-break", finished.len() as u64, quiet);
     let mut by_shard: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
     for &(k, id) in &finished {
@@ -285,16 +290,7 @@ pub fn rescore(
                     path: run.shard_path(k),
                     why: format!("class id {id}: {e}"),
                 })?;
-                let fresh = breaker.break_class(&class, &settings);
-                let problems = if agrees(&fresh, rec) || breaker.mirror_pair(&class).is_none() {
-                    rebreak_problems(id, &fresh, rec)
-                } else {
-                    // A class that is its own image, journaled (wholly, or in part for a
-                    // class resumed across versions) by a breaker that found both boards of
-                    // each mirror pair.
-                    let every = every_image.break_class(&class, &settings);
-                    mirror_problems(id, &fresh, &every, rec)
-                };
+                let problems = breakers.audit(id, &class, &settings, rec);
                 progress.inc();
                 Ok(problems)
             })
@@ -308,6 +304,42 @@ pub fn rescore(
     progress.finish();
     report.rebroken = finished.into_iter().map(|(_, id)| id).collect();
     Ok(report)
+}
+
+/// The breakers that the re-break audit compares a record with.
+struct Rebreakers<'d> {
+    /// The breaker as `break` runs it now.
+    breaker: ClassBreaker<'d>,
+    /// One whose walks prune by their bound alone, which counts every board whose bound
+    /// reaches S: as records of every candidate do (`break --keep-candidates`), and records
+    /// journaled before the walks pruned by Score.
+    unpruned: ClassBreaker<'d>,
+    /// `unpruned`, finding both boards of each mirror pair, as older runs did.
+    every_image: ClassBreaker<'d>,
+}
+
+impl Rebreakers<'_> {
+    /// What is wrong with `rec`, the record of class `id`, broken again: nothing if one of
+    /// the breakers gives what it says.
+    fn audit(
+        &self,
+        id: u64,
+        class: &BoardClass,
+        settings: &BreakSettings,
+        rec: &ClassRecord,
+    ) -> Vec<String> {
+        let fresh = self.breaker.break_class(class, settings);
+        if agrees(&fresh, rec) || agrees(&self.unpruned.break_class(class, settings), rec) {
+            return Vec::new();
+        }
+        if self.breaker.mirror_pair(class).is_none() {
+            return rebreak_problems(id, &fresh, rec);
+        }
+        // A class that is its own image, journaled (wholly, or in part for a class resumed
+        // across versions) by a breaker that found both boards of each mirror pair.
+        let every = self.every_image.break_class(class, settings);
+        mirror_problems(id, &fresh, &every, rec)
+    }
 }
 
 /// Whether a class broken again says what its record says: the same results, the same number
@@ -423,12 +455,45 @@ fn audit_record(solver: &mut Solver<'_>, rec: &ClassRecord, threshold: u64) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bound::{BoardClass, BreakSettings};
     use crate::dict::Dictionary;
     use crate::solve::Scoring;
 
     fn record(outcome: &BreakOutcome) -> ClassRecord {
         crate::pipeline::breakrun::record(7, None, outcome, false)
+    }
+
+    /// The re-break audit accepts a record whose walks pruned by Score and one that counts
+    /// every board whose bound reaches S (kept candidates, or a run made before the walks
+    /// pruned), and refuses a count that neither gives.
+    #[test]
+    fn audits_accept_records_with_and_without_pruning_by_score() {
+        let dict = Dictionary::enable2k();
+        let size = "3x4".parse().unwrap();
+        let class = BoardClass::parse(size, "st e rs e at e st e rs e at s").unwrap();
+        let settings = BreakSettings::with_default_switchover(600);
+        let scoring = Scoring::Standard;
+        let breakers = Rebreakers {
+            breaker: ClassBreaker::new(dict.trie(), size, scoring),
+            unpruned: ClassBreaker::new(dict.trie(), size, scoring).prune_by_score(false),
+            every_image: ClassBreaker::new(dict.trie(), size, scoring)
+                .prune_by_score(false)
+                .every_mirror_image(true),
+        };
+        let pruned = breakers.breaker.break_class(&class, &settings);
+        let every = breakers.unpruned.break_class(&class, &settings);
+        assert!(
+            pruned.demulti_count < every.demulti_count,
+            "the test must bite: {} and {} candidates",
+            pruned.demulti_count,
+            every.demulti_count
+        );
+        assert_eq!(pruned.results, every.results);
+        let audit = |rec: &ClassRecord| breakers.audit(7, &class, &settings, rec);
+        assert!(audit(&record(&pruned)).is_empty());
+        assert!(audit(&record(&every)).is_empty());
+        let mut forged = record(&pruned);
+        forged.demulti_count += 1;
+        assert!(audit(&forged).iter().any(|p| p.contains("candidates")));
     }
 
     /// An audit of a mirror class accepts a record of either breaker (one board of each
