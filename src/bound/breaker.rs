@@ -688,10 +688,10 @@ impl<'d> ClassBreaker<'d> {
 
     /// Runs OrderlyBound on `tree` from position `p`, with the cell at `p` held to `only` if
     /// given, and adds what it finds and eliminates to `run.out`. Unless every candidate is
-    /// kept (or [`ClassBreaker::prune_by_score`] is off), the walk prunes by Score ([`OrderlyBound::with_overcount`]) with the overcount
-    /// bound of the branch just above it, made once for all the walks below that branch (one
-    /// per walk was as slow as the pruning saved on a heavy 4x4 class; shared, 0.9 of the
-    /// time: docs/NOTES-bench.md).
+    /// kept (or [`ClassBreaker::prune_by_score`] is off), the walk prunes by Score
+    /// ([`OrderlyBound::with_overcount`]) with the overcount bound of the branch just above
+    /// it, made once for all the walks below that branch (one per walk was as slow as the
+    /// pruning saved on a heavy 4x4 class; shared, 0.9 of the time: docs/NOTES-bench.md).
     fn orderly_bound(&self, run: &mut Run<'_, 'd>, tree: SumId, p: usize, only: Option<u8>) {
         let mut cells = [0u32; MAX_TREE_CELLS];
         let cells = &mut cells[..run.cells.len()];
