@@ -713,15 +713,11 @@ impl<'d> ClassBreaker<'d> {
         if self.prune_by_score && !self.keep_candidates && run.arena.bound(tree) < u32::MAX {
             // The entry of the branch above the walk: at `p` for a walk that holds the cell
             // at `p` to one letter, else at the position merged last, and never above a unit
-            // tree's forced top cell.
-            let first = run.unit_top.is_some() as usize;
-            let e = if only.is_some() {
-                p
-            } else {
-                p.saturating_sub(1)
-            }
-            .max(first)
-            .min(p);
+            // tree's forced top cell (a unit's walks start below it, at 1 or later).
+            let e = match only {
+                Some(_) => p,
+                None => p.saturating_sub(1).max(run.unit_top.is_some() as usize),
+            };
             if run.overcount_valid >> e & 1 == 0 {
                 let mut fixed_cells = 0u64;
                 for q in 0..e {
