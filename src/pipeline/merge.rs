@@ -7,11 +7,12 @@
 use super::error::PipelineError;
 use super::journal::{ClassRecord, read_journal};
 use super::manifest::RunDir;
-use crate::board::{Board, Geometry, Symmetries};
+use crate::board::{Board, Geometry, Size, Symmetries};
 use crate::bound::{BoardClass, BreakOutcome, BreakSettings, ClassBreaker};
+use crate::dict::Trie;
 use crate::progress::Progress;
 use crate::rng::Rng;
-use crate::solve::Solver;
+use crate::solve::{Scoring, Solver};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -267,13 +268,7 @@ pub fn rescore(
     finished.sort_unstable();
     let space = m.space();
     let settings = m.settings();
-    let breakers = Rebreakers {
-        breaker: ClassBreaker::new(dict.trie(), size, m.scoring()),
-        unpruned: ClassBreaker::new(dict.trie(), size, m.scoring()).prune_by_score(false),
-        every_image: ClassBreaker::new(dict.trie(), size, m.scoring())
-            .prune_by_score(false)
-            .every_mirror_image(true),
-    };
+    let breakers = Rebreakers::new(dict.trie(), size, m.scoring());
     let mut progress = Progress::new("re-break", finished.len() as u64, quiet);
     let mut by_shard: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
     for &(k, id) in &finished {
@@ -318,7 +313,18 @@ struct Rebreakers<'d> {
     every_image: ClassBreaker<'d>,
 }
 
-impl Rebreakers<'_> {
+impl<'d> Rebreakers<'d> {
+    /// The three breakers for boards of `size` scored by `scoring`.
+    fn new(trie: Trie<'d>, size: Size, scoring: Scoring) -> Rebreakers<'d> {
+        Rebreakers {
+            breaker: ClassBreaker::new(trie, size, scoring),
+            unpruned: ClassBreaker::new(trie, size, scoring).prune_by_score(false),
+            every_image: ClassBreaker::new(trie, size, scoring)
+                .prune_by_score(false)
+                .every_mirror_image(true),
+        }
+    }
+
     /// What is wrong with `rec`, the record of class `id`, broken again: nothing if one of
     /// the breakers gives what it says.
     fn audit(
@@ -456,7 +462,6 @@ fn audit_record(solver: &mut Solver<'_>, rec: &ClassRecord, threshold: u64) -> V
 mod tests {
     use super::*;
     use crate::dict::Dictionary;
-    use crate::solve::Scoring;
 
     fn record(outcome: &BreakOutcome) -> ClassRecord {
         crate::pipeline::breakrun::record(7, None, outcome, false)
@@ -471,14 +476,7 @@ mod tests {
         let size = "3x4".parse().unwrap();
         let class = BoardClass::parse(size, "st e rs e at e st e rs e at s").unwrap();
         let settings = BreakSettings::with_default_switchover(600);
-        let scoring = Scoring::Standard;
-        let breakers = Rebreakers {
-            breaker: ClassBreaker::new(dict.trie(), size, scoring),
-            unpruned: ClassBreaker::new(dict.trie(), size, scoring).prune_by_score(false),
-            every_image: ClassBreaker::new(dict.trie(), size, scoring)
-                .prune_by_score(false)
-                .every_mirror_image(true),
-        };
+        let breakers = Rebreakers::new(dict.trie(), size, Scoring::Standard);
         let pruned = breakers.breaker.break_class(&class, &settings);
         let every = breakers.unpruned.break_class(&class, &settings);
         assert!(
