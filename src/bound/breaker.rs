@@ -643,7 +643,7 @@ impl<'d> ClassBreaker<'d> {
         // Entries after `p` hold the letter this branch replaces.
         run.overcount_valid &= (2u64 << p) - 1;
         if run.arena.branch_bound(tree, bound, p, letter) <= run.settings.switchover as u64 {
-            self.orderly_bound(run, tree, p, Some(letter));
+            self.orderly_bound(run, tree, bound, p, Some(letter));
             return;
         }
         let mark = run.arena.mark();
@@ -674,7 +674,7 @@ impl<'d> ClassBreaker<'d> {
             return;
         }
         if bound <= run.settings.switchover {
-            self.orderly_bound(run, tree, p, None);
+            self.orderly_bound(run, tree, bound, p, None);
             return;
         }
         let mut letters =
@@ -686,13 +686,21 @@ impl<'d> ClassBreaker<'d> {
         }
     }
 
-    /// Runs OrderlyBound on `tree` from position `p`, with the cell at `p` held to `only` if
-    /// given, and adds what it finds and eliminates to `run.out`. Unless every candidate is
-    /// kept (or [`ClassBreaker::prune_by_score`] is off), the walk prunes by Score
-    /// ([`OrderlyBound::with_overcount`]) with the overcount bound of the branch just above
-    /// it, made once for all the walks below that branch (one per walk was as slow as the
-    /// pruning saved on a heavy 4x4 class; shared, 0.9 of the time: docs/NOTES-bench.md).
-    fn orderly_bound(&self, run: &mut Run<'_, 'd>, tree: SumId, p: usize, only: Option<u8>) {
+    /// Runs OrderlyBound on `tree` (whose bound is `bound`) from position `p`, with the cell
+    /// at `p` held to `only` if given, and adds what it finds and eliminates to `run.out`.
+    /// Unless every candidate is kept (or [`ClassBreaker::prune_by_score`] is off), the walk
+    /// prunes by Score ([`OrderlyBound::with_overcount`]) with the overcount bound of the
+    /// branch just above it, made once for all the walks below that branch (one per walk was
+    /// as slow as the pruning saved on a heavy 4x4 class; shared, 0.9 of the time:
+    /// docs/NOTES-bench.md).
+    fn orderly_bound(
+        &self,
+        run: &mut Run<'_, 'd>,
+        tree: SumId,
+        bound: u32,
+        p: usize,
+        only: Option<u8>,
+    ) {
         let mut cells = [0u32; MAX_TREE_CELLS];
         let cells = &mut cells[..run.cells.len()];
         cells.copy_from_slice(run.cells);
@@ -710,7 +718,7 @@ impl<'d> ClassBreaker<'d> {
         .with_mirror(run.mirror);
         // A saturated bound may stand for more than it says, so it is never lowered (no bound
         // in the tree exceeds its root's).
-        if self.prune_by_score && !self.keep_candidates && run.arena.bound(tree) < u32::MAX {
+        if self.prune_by_score && !self.keep_candidates && bound < u32::MAX {
             // The entry of the branch above the walk: at `p` for a walk that holds the cell
             // at `p` to one letter, else at the position merged last, and never above a unit
             // tree's forced top cell (a unit's walks start below it, at 1 or later).
@@ -734,13 +742,13 @@ impl<'d> ClassBreaker<'d> {
             }
             // Cells fixed since the entry add their part to its base; the walk adds the rest
             // (from `p` on, the held cell included) position by position.
-            let bound = &run.overcounts[e];
-            let mut base = bound.base();
+            let overcount = &run.overcounts[e];
+            let mut base = overcount.base();
             for q in e..p {
                 let c = run.order.cell(q);
-                base += bound.extra()[c][run.letters[c] as usize];
+                base += overcount.extra()[c][run.letters[c] as usize];
             }
-            walk = walk.with_overcount(base, bound.extra());
+            walk = walk.with_overcount(base, overcount.extra());
         }
         walk.run(tree, p);
         for (d, e) in walk.eliminated.iter().enumerate() {
