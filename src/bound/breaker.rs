@@ -552,7 +552,10 @@ impl<'d> ClassBreaker<'d> {
         if whole.is_some() && (root_bound as u64) < settings.threshold as u64 {
             total.eliminated[0] = 1;
         } else {
-            // The top split: one independent unit per letter of the top cell.
+            // The top split: one independent unit per letter of the top cell. Unit trees
+            // are built one after another, of about the same size: their paths' buffer is
+            // kept from one to the next.
+            buffers.keep_all(whole.is_none());
             let top = run.order.cell(0);
             let mut letters = class.cells()[top];
             while letters != 0 {
@@ -607,6 +610,7 @@ impl<'d> ClassBreaker<'d> {
                 total.absorb(&part);
             }
         }
+        buffers.keep_all(false);
         total.nodes = run.arena.created();
         total.peak_bytes = run.arena.peak_bytes();
         total.seconds = start.elapsed().as_secs_f64();
