@@ -201,9 +201,9 @@ impl PathBuffers {
     /// Makes builds keep their buffers whatever their size (`keep`), or only up to
     /// [`KEEP_PATHS`] paths, freeing larger ones now. Keeping them suits a series of builds
     /// of about the same size, a class's unit trees: the buffer's pages are not faulted in
-    /// afresh for each unit (on 4x4 59040, eight units of 8-13 million paths, 1.3 GB of fresh
-    /// pages), and the peak rises little, as the arena already keeps the pages of the units
-    /// before (59040 624 → 627 MiB, 705707 746 → 786 MiB).
+    /// afresh for each unit (on 4x4 59040, eight units of 8-13 million paths, 283,000 fewer
+    /// page faults, 1.1 GB), and the peak rises little, as the arena already keeps the pages
+    /// of the units before (59040 624 → 627 MiB, 705707 746 → 786 MiB).
     pub fn keep_all(&mut self, keep: bool) {
         self.keep_all = keep;
         self.trim();
@@ -732,7 +732,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     /// at one position, taking that choice away keeps their order (two such keys first differ
     /// elsewhere), so the keys looked for at each position rise, and one cursor per position
     /// moves forward only. (Replaced a scan of every path per position, each sorting its
-    /// reduced keys: 3.6x faster, 4x4 59040's whole break 0.95 of the time, its peak RSS
+    /// reduced keys: 3.6x faster, 4x4 59040's whole break 0.94 of the time, its peak RSS
     /// 0.89; docs/NOTES-bench.md.)
     fn drop_redundant<K: PathKey>(&self, paths: &mut Vec<K>, word_cells: &[u8], letter: K::C) {
         let n = self.order.len();
