@@ -164,7 +164,7 @@ impl PathKey for SmallPath {
 }
 
 /// A path for boards of any size up to [`MAX_TREE_CELLS`] cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 struct WidePath(u128, u32);
 
 impl PathKey for WidePath {
@@ -1001,7 +1001,7 @@ mod tests {
     /// `drop_redundant` leaves out exactly the paths that the rule's plain statement does:
     /// a path with as many choices as its word has cells, one of which holds the forced
     /// letter and, taken away, leaves another path in the set. Random sets over three
-    /// letters, half of them built to have such a partner, for the small and packed keys.
+    /// letters, half of them built to have such a partner, for every key type.
     #[test]
     fn redundant_paths_are_the_ones_with_a_partner() {
         use crate::rng::Rng;
@@ -1071,7 +1071,9 @@ mod tests {
         }
         let dict = Dictionary::enable2k();
         let mut rng = Rng::new(20261129);
-        for size in ["3x3", "4x4"] {
+        // Every key type a build may use: 5x5 keys (and any board's, with large points or
+        // a large word list) are wide.
+        for size in ["3x3", "4x4", "5x5"] {
             let size: Size = size.parse().unwrap();
             let geometry = Geometry::new(size);
             let order = CellOrder::centre_first(&geometry);
@@ -1081,7 +1083,10 @@ mod tests {
                 if size.cells() <= SMALL_CELLS {
                     check::<SmallPath>(&builder, &mut rng);
                 }
-                check::<PackedPath>(&builder, &mut rng);
+                if size.cells() <= PACKED_CELLS {
+                    check::<PackedPath>(&builder, &mut rng);
+                }
+                check::<WidePath>(&builder, &mut rng);
             }
         }
     }
