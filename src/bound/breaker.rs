@@ -11,8 +11,9 @@
 //!
 //! A class's tree is built whole and branched on each letter of its top cell (the top split:
 //! units a run can resume between); a class with more than [`WHOLE_TREE_PATHS`] word paths
-//! gets one tree per letter of its top cell instead, built without the whole one and without
-//! the word paths that the forced top letter makes redundant
+//! gets one tree per letter of its top cell instead (and one with more than
+//! [`TWO_CELL_PATHS`], one per pair of letters of its top two cells), built without the whole
+//! one and without the word paths that the forced letters make redundant
 //! ([`TreeBuilder::dropping_redundant_paths`]): a bound between Score and DeMulti, so such a
 //! unit's candidates are the boards whose (lower) bound reaches S, and the overcount reject
 //! counts only the word paths such a tree kept.
@@ -25,8 +26,8 @@
 use super::class::BoardClass;
 use super::orderly_bound::{MirrorPair, OrderlyBound, WalkScratch};
 use super::tree::{
-    Arena, AtomTrie, CellOrder, MAX_TREE_CELLS, PathBuffers, SumId, TreeBuilder, WordLetters,
-    atoms_of,
+    Arena, AtomTrie, CellOrder, MAX_DROP_FORCED, MAX_TREE_CELLS, PathBuffers, SumId, TreeBuilder,
+    WordLetters, atoms_of,
 };
 use crate::board::{Board, Geometry, Size, Symmetries};
 use crate::dict::Trie;
@@ -85,7 +86,8 @@ pub struct Candidate {
 pub struct BreakOutcome {
     /// The orderly bound of the whole class before any branching; for a class too big to
     /// build whole (more than [`WHOLE_TREE_PATHS`] word paths), which gets one tree per
-    /// letter of its top cell, the largest bound of those trees (at most the whole tree's).
+    /// letter of its top cell (or per pair of letters of its top two), the largest bound of
+    /// those trees (at most the whole tree's).
     pub root_bound: u32,
     /// The results: candidates whose Score ≥ threshold, sorted.
     pub results: Vec<Candidate>,
@@ -192,6 +194,9 @@ pub struct ClassBreaker<'d> {
     involutions: Vec<Vec<u8>>,
     /// Classes with more word paths get one tree per letter of their top cell.
     whole_tree_paths: usize,
+    /// Of those, classes with more word paths get one tree per pair of letters of their top
+    /// two cells.
+    two_cell_paths: usize,
     /// Memory of finished classes, for the next ones (one entry per thread that finished).
     spare: Mutex<Vec<Scratch<'d>>>,
     /// The solver whose tables every checker's solver shares ([`Solver::fresh`]), made when
@@ -241,6 +246,15 @@ const OPEN_TAIL: usize = 6;
 /// 4x4 partition's classes lie between 21.0 and 33.5 million paths (26 of 189 drawn).
 pub const WHOLE_TREE_PATHS: usize = 5 << 22;
 
+/// The most word paths of a class whose units force one cell (31.5 million). A class with
+/// more gets one tree per pair of letters of its top two cells, each without the paths that
+/// either forced letter makes redundant: tighter bounds, fewer merges, and half the memory,
+/// for more and smaller builds. Measured (one thread, whole process, S = 3500, default 4x4
+/// partition, the two ways at the same time on the two cores, then swapped): 23.0 million
+/// paths 1.10-1.19x the time, 29.2 million 1.00, 35.9 million (705707) 0.90, at 0.55-0.68x
+/// the peak memory; docs/NOTES-bench.md.
+pub const TWO_CELL_PATHS: usize = 15 << 21;
+
 /// Boards of at least this many cells have their walks prune by Score by default
 /// ([`ClassBreaker::prune_by_score`]). Measured (whole processes, alternating pairs, one
 /// core): ten 3x4 classes 0.89 of the time, heavy 4x4 classes 0.90-0.97, light ones 1.00;
@@ -270,10 +284,10 @@ struct Run<'c, 'd> {
     sift: Sift,
     /// Scores the candidates.
     solver: Solver<'d>,
-    /// The forced top cell while a unit tree without redundant paths is broken (its bound is
-    /// below DeMulti, and the overcount bound leaves the same paths out); `None` for a whole
-    /// tree, whose bound on a board is its DeMulti.
-    unit_top: Option<usize>,
+    /// The forced cells (a mask: the first one or two of the order) while a unit tree
+    /// without redundant paths is broken (its bound is below DeMulti, and the overcount bound
+    /// leaves the same paths out); 0 for a whole tree, whose bound on a board is its DeMulti.
+    unit_forced: u64,
     /// The class's mirror pair, when only one board of each pair of images is sought.
     mirror: Option<MirrorPair>,
     /// `overcounts[e]`: the overcount bound of boards with the letters of `run.letters` on
@@ -333,6 +347,7 @@ impl<'d> ClassBreaker<'d> {
             prune_by_score: size.cells() >= PRUNE_BY_SCORE_CELLS,
             involutions,
             whole_tree_paths: WHOLE_TREE_PATHS,
+            two_cell_paths: TWO_CELL_PATHS,
             spare: Mutex::new(Vec::new()),
             solver: OnceLock::new(),
         }
@@ -421,6 +436,14 @@ impl<'d> ClassBreaker<'d> {
         self
     }
 
+    /// Of the classes built a letter of the top cell at a time, builds one tree per pair of
+    /// letters of the top two cells for those with more than `paths` word paths (default
+    /// [`TWO_CELL_PATHS`]). The results are the same either way. For tests and experiments.
+    pub fn two_cell_paths(mut self, paths: usize) -> ClassBreaker<'d> {
+        self.two_cell_paths = paths;
+        self
+    }
+
     /// Builds the orderly tree of a class into `arena` and returns its root.
     /// The tree's cell order is [`ClassBreaker::order_for`] the class.
     pub fn build_tree(&self, class: &BoardClass, arena: &mut Arena) -> SumId {
@@ -446,28 +469,36 @@ impl<'d> ClassBreaker<'d> {
         t
     }
 
-    /// Builds the tree of the unit of `class` whose top cell has `letter`, with that cell
-    /// forced (left out of the tree): the tree that branching the whole class's tree on it
-    /// gives, built without the whole tree and without the paths that the forced letter
-    /// makes redundant ([`TreeBuilder::dropping_redundant_paths`]).
+    /// Builds the tree of the unit of `class` whose first one or two cells of the order
+    /// ([`MAX_DROP_FORCED`]) have `letters`, with those cells forced (left out of the tree):
+    /// the tree that branching the whole class's tree on them gives, built without the whole
+    /// tree and without the paths that the forced letters make redundant
+    /// ([`TreeBuilder::dropping_redundant_paths`]).
     pub(super) fn build_unit_tree(
         &self,
         class: &BoardClass,
         order: &CellOrder,
-        letter: u8,
+        letters: &[u8],
         arena: &mut Arena,
         buffers: &mut PathBuffers,
     ) -> SumId {
-        let top = order.cell(0);
+        assert!(
+            (1..=MAX_DROP_FORCED).contains(&letters.len()),
+            "one or two forced cells"
+        );
         let mut cells = class.cells().to_vec();
-        cells[top] = 1 << letter;
+        let mut forced = 0u64;
+        for (p, &l) in letters.iter().enumerate() {
+            cells[order.cell(p)] = 1 << l;
+            forced |= 1 << order.cell(p);
+        }
         // One letter of a valid class's set, in place of the set: still a valid class.
         let unit = BoardClass::new(class.size(), cells).expect("a narrowed class");
         let atoms = self.atom_trie(unit.cells());
         self.builder(order)
             .by_atoms(&atoms)
             .dropping_redundant_paths(&self.word_cells)
-            .build_limited(&unit, 1 << top, usize::MAX, arena, buffers)
+            .build_limited(&unit, forced, usize::MAX, arena, buffers)
             .expect("no limit on paths")
     }
 
@@ -483,7 +514,8 @@ impl<'d> ClassBreaker<'d> {
     /// As [`ClassBreaker::break_class`], with checkpoint hooks for the top split. The
     /// returned outcome covers only the units that ran (not the skipped ones); its
     /// `root_bound` is the class's (for a class built a letter at a time, the largest bound
-    /// of the units that ran).
+    /// of the unit trees that ran). A unit is always one letter of the top cell, with one
+    /// tree or, for the heaviest classes, one per letter of the second cell.
     pub fn break_class_with(
         &self,
         class: &BoardClass,
@@ -530,19 +562,24 @@ impl<'d> ClassBreaker<'d> {
                 merged: vec![0; n],
                 ..BreakOutcome::default()
             },
-            unit_top: None,
+            unit_forced: 0,
             mirror,
             overcounts: vec![OvercountBound::default(); n + 1],
             overcount_valid: 0,
         };
         let atoms = self.atom_trie(class.cells());
-        let whole = self.builder(&run.order).by_atoms(&atoms).build_limited(
+        // Past the whole tree's limit its walk counts the paths on, up to the two-cell one.
+        let built = self.builder(&run.order).by_atoms(&atoms).build_or_count(
             class,
             0,
             self.whole_tree_paths,
+            self.two_cell_paths,
             &mut run.arena,
             &mut buffers,
         );
+        let whole = built.ok();
+        // The heaviest classes' units force the top two cells.
+        let two_cells = n > 2 && built.is_err_and(|paths| paths > self.two_cell_paths);
         let root_bound = whole.map_or(0, |root| run.arena.bound(root));
         let mut total = BreakOutcome {
             root_bound,
@@ -571,24 +608,27 @@ impl<'d> ClassBreaker<'d> {
                         self.branch(&mut run, root, root_bound, 0, l);
                         root_bound
                     }
-                    None => {
-                        let mark = run.arena.mark();
-                        let tree = self.build_unit_tree(
-                            class,
-                            &run.order,
-                            l,
-                            &mut run.arena,
-                            &mut buffers,
-                        );
-                        let bound = run.arena.bound(tree);
+                    None if two_cells => {
+                        // One tree per letter of the second cell too (of those a mirror
+                        // pair allows there, with `l` on the top cell).
                         run.letters[top] = l;
-                        run.overcount_valid = 0;
-                        run.unit_top = Some(top);
-                        self.descend(&mut run, tree, 1);
-                        run.unit_top = None;
-                        run.arena.reset(mark);
+                        let second = run.order.cell(1);
+                        let mut seconds = MirrorPair::letters_at(
+                            run.mirror,
+                            1,
+                            &run.letters,
+                            class.cells()[second],
+                        );
+                        let mut bound = 0;
+                        while seconds != 0 {
+                            let l2 = seconds.trailing_zeros() as u8;
+                            seconds &= seconds - 1;
+                            bound =
+                                bound.max(self.break_unit(&mut run, class, &[l, l2], &mut buffers));
+                        }
                         bound
                     }
+                    None => self.break_unit(&mut run, class, &[l], &mut buffers),
                 };
                 let mut part = std::mem::replace(
                     &mut run.out,
@@ -624,6 +664,32 @@ impl<'d> ClassBreaker<'d> {
                 solver: Some(run.solver),
             });
         total
+    }
+
+    /// Builds the unit tree of `class` whose first cells of the order have `letters`
+    /// ([`ClassBreaker::build_unit_tree`]), breaks it into `run.out`, drops it, and returns
+    /// its bound.
+    fn break_unit(
+        &self,
+        run: &mut Run<'_, 'd>,
+        class: &BoardClass,
+        letters: &[u8],
+        buffers: &mut PathBuffers,
+    ) -> u32 {
+        let mark = run.arena.mark();
+        let tree = self.build_unit_tree(class, &run.order, letters, &mut run.arena, buffers);
+        let bound = run.arena.bound(tree);
+        run.unit_forced = 0;
+        for (p, &l) in letters.iter().enumerate() {
+            let cell = run.order.cell(p);
+            run.letters[cell] = l;
+            run.unit_forced |= 1 << cell;
+        }
+        run.overcount_valid = 0;
+        self.descend(run, tree, letters.len());
+        run.unit_forced = 0;
+        run.arena.reset(mark);
+        bound
     }
 
     /// Buffers left by an earlier class, or new ones.
@@ -728,7 +794,9 @@ impl<'d> ClassBreaker<'d> {
             // tree's forced top cell (a unit's walks start below it, at 1 or later).
             let e = match only {
                 Some(_) => p,
-                None => p.saturating_sub(1).max(run.unit_top.is_some() as usize),
+                None => p
+                    .saturating_sub(1)
+                    .max(run.unit_forced.count_ones() as usize),
             };
             if run.overcount_valid >> e & 1 == 0 {
                 let mut fixed_cells = 0u64;
@@ -739,7 +807,7 @@ impl<'d> ClassBreaker<'d> {
                     &run.letters,
                     fixed_cells,
                     run.cells,
-                    run.unit_top,
+                    run.unit_forced,
                     &mut run.overcounts[e],
                 );
                 run.overcount_valid |= 1 << e;
@@ -855,7 +923,7 @@ impl<'d> ClassBreaker<'d> {
             }
         }
         run.solver
-            .overcount_bound(first, fixed_cells, open_letters, run.unit_top, bound);
+            .overcount_bound(first, fixed_cells, open_letters, run.unit_forced, bound);
         let threshold = run.settings.threshold as u64;
         for &id in ids {
             let (letters, demulti) = &found[id as usize];

@@ -188,16 +188,18 @@ fn branching_keeps_the_invariant_and_never_raises_bounds() {
 
 /// A unit's own tree (the top cell forced, built without the whole tree) is the tree that
 /// branching the whole one gives: the same bound, the same Force on every board of the unit.
-/// The breaker's unit trees also leave out redundant word paths: their Force lies between
-/// Score and DeMulti on every board of the unit, their bound is at most the branched tree's,
-/// and the paths left out lower Force below DeMulti on some boards (the test must bite).
-/// Their overcount bound (the forced cell given) is at most Force − Score on every board of
-/// random groups, exactly Force − Score with every cell fixed, and on some boards below the
-/// plain bound, which would exceed Force − Score there.
+/// The breaker's unit trees also leave out redundant word paths, with the top cell forced
+/// and with the top two: their Force lies between Score and DeMulti on every board of the
+/// unit, their bound is at most the branched tree's, and the paths left out lower Force on
+/// some boards (below DeMulti, and with two cells below the one-cell unit's: the test must
+/// bite). Their overcount bound (the forced cells given) is at most Force − Score on every
+/// board of random groups, exactly Force − Score with every cell fixed, and on some boards
+/// below the bound without the last forced cell, which would exceed Force − Score there.
 #[test]
 fn a_unit_tree_is_the_branched_tree() {
-    let mut lowered = 0;
-    let (mut overcounted, mut groups_positive) = (0, 0);
+    // Counts for units of one forced cell and of two.
+    let mut lowered = [0; 2];
+    let (mut overcounted, mut groups_positive) = ([0; 2], 0);
     // 3x4 too: on the smaller boards the top cell touches every other cell, so every path
     // could take the forced letter from it, and leaving out too much would go unseen.
     let wide: Vec<(Size, u32, u64)> = (0..4)
@@ -233,85 +235,119 @@ fn a_unit_tree_is_the_branched_tree() {
                     .unwrap();
                 assert_eq!(arena.bound(unit), arena.bound(branched), "{class} {l}");
                 arena.check(unit, 1).unwrap();
-                let lean = breaker.build_unit_tree(&class, &order, l, &mut arena, &mut buffers);
-                assert!(arena.bound(lean) <= arena.bound(unit), "{class} {l}");
-                arena.check(lean, 1).unwrap();
-                for (b, s) in all.iter().filter(|(b, _)| b.get(top) == l) {
-                    assert_eq!(
-                        arena.force(unit, b.letters(), &order),
-                        s.demulti,
-                        "{class} {b}"
-                    );
-                    let force = arena.force(lean, b.letters(), &order);
-                    assert!(
-                        s.score <= force && force <= s.demulti,
-                        "{class} {b}: {force} outside {s:?}"
-                    );
-                    lowered += (force < s.demulti) as usize;
-                    let over = force - s.score;
-                    solver.overcount_bound(
-                        b.letters(),
-                        u64::MAX,
-                        &none_open,
-                        Some(top),
-                        &mut overcount,
-                    );
-                    assert_eq!(overcount.of(b.letters()), over, "{class} {b}");
-                    solver.overcount_bound(b.letters(), u64::MAX, &none_open, None, &mut overcount);
-                    overcounted += (overcount.of(b.letters()) > over) as usize;
+                // The unit of the top letter, and the units of each letter of the second cell
+                // with it, as the heaviest classes are broken; `lean` is the first.
+                let second = order.cell(1);
+                let mut units = vec![vec![l]];
+                let mut seconds = class.cells()[second];
+                while seconds != 0 {
+                    units.push(vec![l, seconds.trailing_zeros() as u8]);
+                    seconds &= seconds - 1;
                 }
-                // Groups of the unit's boards that agree on the top cell and a random set of
-                // other cells, as the breaker's candidates of one walk do.
-                let unit_boards: Vec<&Board> = all
-                    .iter()
-                    .filter(|(b, _)| b.get(top) == l)
-                    .map(|(b, _)| b)
-                    .collect();
-                for _ in 0..4 {
-                    let base = unit_boards[rng.below(unit_boards.len() as u64) as usize];
-                    let mut fixed = 1u64 << top;
-                    for c in 0..size.cells() {
-                        fixed |= rng.below(2) << c;
-                    }
-                    let agree = |b: &Board| {
-                        (0..size.cells()).all(|c| fixed >> c & 1 == 0 || b.get(c) == base.get(c))
+                let lean = breaker.build_unit_tree(&class, &order, &[l], &mut arena, &mut buffers);
+                assert!(arena.bound(lean) <= arena.bound(unit), "{class} {l}");
+                for ls in &units {
+                    let k = ls.len() - 1;
+                    let tree = match k {
+                        0 => lean,
+                        _ => breaker.build_unit_tree(&class, &order, ls, &mut arena, &mut buffers),
                     };
-                    let group: Vec<&Board> = unit_boards
-                        .iter()
-                        .copied()
-                        .filter(|b| agree(b))
-                        .take(40)
-                        .collect();
-                    let mut open_letters = vec![0u32; size.cells()];
-                    for b in &group {
-                        for (c, &x) in b.letters().iter().enumerate() {
-                            if fixed >> c & 1 == 0 {
-                                open_letters[c] |= 1 << x;
+                    arena.check(tree, ls.len()).unwrap();
+                    let forced = (0..ls.len()).fold(0u64, |m, p| m | 1 << order.cell(p));
+                    let in_unit = |b: &Board| (0..ls.len()).all(|p| b.get(order.cell(p)) == ls[p]);
+                    for (b, s) in all.iter().filter(|(b, _)| in_unit(b)) {
+                        if k == 0 {
+                            let demulti = arena.force(unit, b.letters(), &order);
+                            assert_eq!(demulti, s.demulti, "{class} {b}");
+                        }
+                        let force = arena.force(tree, b.letters(), &order);
+                        assert!(
+                            s.score <= force && force <= s.demulti,
+                            "{class} {ls:?} {b}: {force} outside {s:?}"
+                        );
+                        // A second forced cell leaves out paths the first keeps.
+                        let before = match k {
+                            0 => s.demulti,
+                            _ => arena.force(lean, b.letters(), &order),
+                        };
+                        lowered[k] += (force < before) as usize;
+                        let over = force - s.score;
+                        solver.overcount_bound(
+                            b.letters(),
+                            u64::MAX,
+                            &none_open,
+                            forced,
+                            &mut overcount,
+                        );
+                        assert_eq!(overcount.of(b.letters()), over, "{class} {ls:?} {b}");
+                        // Without the last forced cell, the bound would exceed Force − Score.
+                        let fewer = forced & !(1 << order.cell(k));
+                        solver.overcount_bound(
+                            b.letters(),
+                            u64::MAX,
+                            &none_open,
+                            fewer,
+                            &mut overcount,
+                        );
+                        overcounted[k] += (overcount.of(b.letters()) > over) as usize;
+                    }
+                    // Groups of the unit's boards that agree on the forced cells and a random
+                    // set of other cells, as the breaker's candidates of one walk do.
+                    let unit_boards: Vec<&Board> =
+                        all.iter().map(|(b, _)| b).filter(|b| in_unit(b)).collect();
+                    if unit_boards.is_empty() {
+                        continue;
+                    }
+                    for _ in 0..4 {
+                        let base = unit_boards[rng.below(unit_boards.len() as u64) as usize];
+                        let mut fixed = forced;
+                        for c in 0..size.cells() {
+                            fixed |= rng.below(2) << c;
+                        }
+                        let agree = |b: &Board| {
+                            (0..size.cells())
+                                .all(|c| fixed >> c & 1 == 0 || b.get(c) == base.get(c))
+                        };
+                        let group: Vec<&Board> = unit_boards
+                            .iter()
+                            .copied()
+                            .filter(|b| agree(b))
+                            .take(40)
+                            .collect();
+                        let mut open_letters = vec![0u32; size.cells()];
+                        for b in &group {
+                            for (c, &x) in b.letters().iter().enumerate() {
+                                if fixed >> c & 1 == 0 {
+                                    open_letters[c] |= 1 << x;
+                                }
                             }
                         }
-                    }
-                    solver.overcount_bound(
-                        base.letters(),
-                        fixed,
-                        &open_letters,
-                        Some(top),
-                        &mut overcount,
-                    );
-                    for b in group {
-                        let force = arena.force(lean, b.letters(), &order);
-                        let over = force - solver.score(b);
-                        let got = overcount.of(b.letters());
-                        assert!(got <= over, "{class} {b} fixed {fixed:b}: {got} > {over}");
-                        groups_positive += (got > 0) as usize;
+                        solver.overcount_bound(
+                            base.letters(),
+                            fixed,
+                            &open_letters,
+                            forced,
+                            &mut overcount,
+                        );
+                        for b in group {
+                            let force = arena.force(tree, b.letters(), &order);
+                            let over = force - solver.score(b);
+                            let got = overcount.of(b.letters());
+                            assert!(got <= over, "{class} {b} fixed {fixed:b}: {got} > {over}");
+                            groups_positive += (got > 0) as usize;
+                        }
                     }
                 }
             }
         }
     }
-    assert!(lowered > 0, "no redundant path was ever left out");
     assert!(
-        overcounted > 0,
-        "the plain overcount bound never needed the forced cell"
+        lowered.iter().all(|&n| n > 0),
+        "no redundant path was ever left out: {lowered:?}"
+    );
+    assert!(
+        overcounted.iter().all(|&n| n > 0),
+        "the overcount bound never needed the last forced cell: {overcounted:?}"
     );
     assert!(
         groups_positive > 0,
@@ -323,8 +359,9 @@ fn a_unit_tree_is_the_branched_tree() {
 fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
     // Cases where S splits the class (some boards reach it, some not): the test must bite.
     let mut splitting = 0;
-    let (mut rejected, mut rejected_by_letter) = (0, 0);
-    let (mut pruned, mut pruned_by_letter) = (0, 0);
+    // The unit counts: trees per letter of the top cell, and per pair of the top two.
+    let (mut rejected, mut rejected_by_letter) = (0, [0; 2]);
+    let (mut pruned, mut pruned_by_letter) = (0, [0; 2]);
     let total = SCORINGS.len() * cases().len();
     for scoring in SCORINGS {
         for (size, k, seed) in cases() {
@@ -337,14 +374,20 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
             let breaker = ClassBreaker::new(enable2k().trie(), size, scoring).keep_candidates(true);
             // Without kept candidates most are rejected by their overcount bound, unscored.
             let sifting = ClassBreaker::new(enable2k().trie(), size, scoring).prune_by_score(true);
-            // One tree per letter of the top cell, as the heaviest classes are broken, with
-            // every candidate kept and with candidates sifted.
-            let by_letter = ClassBreaker::new(enable2k().trie(), size, scoring)
-                .keep_candidates(true)
-                .whole_tree_paths(0);
-            let sifting_by_letter = ClassBreaker::new(enable2k().trie(), size, scoring)
-                .whole_tree_paths(0)
-                .prune_by_score(true);
+            // One tree per letter of the top cell, as heavy classes are broken, and one per
+            // pair of letters of the top two cells, as the heaviest are, each with every
+            // candidate kept and with candidates sifted.
+            let units = [usize::MAX, 0].map(|two| {
+                let kept = ClassBreaker::new(enable2k().trie(), size, scoring)
+                    .keep_candidates(true)
+                    .whole_tree_paths(0)
+                    .two_cell_paths(two);
+                let sifting = ClassBreaker::new(enable2k().trie(), size, scoring)
+                    .whole_tree_paths(0)
+                    .two_cell_paths(two)
+                    .prune_by_score(true);
+                (kept, sifting)
+            });
             // Thresholds from the top of the class down to its middle, and one above it all.
             let picks = [
                 demultis.len() - 1,
@@ -392,38 +435,44 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                     for c in found {
                         assert_eq!(c.score, score_of[&c.board], "{class} {}", c.board);
                     }
-                    // Unit trees leave out redundant paths: their candidates are some of the
-                    // whole tree's (Force at most DeMulti, at least Score), the results the same.
-                    let lettered = by_letter.break_class(&class, &settings);
-                    for c in &lettered.candidates {
-                        let whole = found.binary_search_by_key(&c.board, |w| w.board);
-                        let w = &found[whole.expect("a candidate of the whole tree")];
-                        assert!(c.demulti <= w.demulti && c.score == w.score, "{class}");
-                        assert!(c.score <= c.demulti as u64, "{class} {}", c.board);
-                    }
                     // Results compared by board and Score: a unit's bound may be lower.
                     let scored = |o: &BreakOutcome| -> Vec<(Board, u64)> {
                         o.results.iter().map(|c| (c.board, c.score)).collect()
                     };
-                    assert_eq!(scored(&lettered), scored(&outcome), "by letter {class}");
-                    assert!(
-                        lettered.root_bound <= outcome.root_bound,
-                        "by letter {class}"
-                    );
-                    // Without kept candidates the walks prune by Score: some of the
-                    // candidates, the same results.
-                    let sifted_lettered = sifting_by_letter.break_class(&class, &settings);
-                    assert_eq!(
-                        scored(&sifted_lettered),
-                        scored(&outcome),
-                        "by letter {class}"
-                    );
-                    assert!(
-                        sifted_lettered.demulti_count <= lettered.demulti_count
-                            && sifted_lettered.max_demulti <= lettered.max_demulti,
-                        "by letter {class}"
-                    );
-                    rejected_by_letter += sifted_lettered.demulti_count - sifted_lettered.scored;
+                    for (k, (by_letter, sifting_by_letter)) in units.iter().enumerate() {
+                        // Unit trees leave out redundant paths: their candidates are some of
+                        // the whole tree's (Force at most DeMulti, at least Score), the results
+                        // the same.
+                        let lettered = by_letter.break_class(&class, &settings);
+                        for c in &lettered.candidates {
+                            let whole = found.binary_search_by_key(&c.board, |w| w.board);
+                            let w = &found[whole.expect("a candidate of the whole tree")];
+                            assert!(c.demulti <= w.demulti && c.score == w.score, "{class}");
+                            assert!(c.score <= c.demulti as u64, "{class} {}", c.board);
+                        }
+                        assert_eq!(scored(&lettered), scored(&outcome), "units {k} {class}");
+                        assert!(
+                            lettered.root_bound <= outcome.root_bound,
+                            "units {k} {class}"
+                        );
+                        // Without kept candidates the walks prune by Score: some of the
+                        // candidates, the same results.
+                        let sifted_lettered = sifting_by_letter.break_class(&class, &settings);
+                        assert_eq!(
+                            scored(&sifted_lettered),
+                            scored(&outcome),
+                            "units {k} {class}"
+                        );
+                        assert!(
+                            sifted_lettered.demulti_count <= lettered.demulti_count
+                                && sifted_lettered.max_demulti <= lettered.max_demulti,
+                            "units {k} {class}"
+                        );
+                        rejected_by_letter[k] +=
+                            sifted_lettered.demulti_count - sifted_lettered.scored;
+                        pruned_by_letter[k] +=
+                            lettered.demulti_count - sifted_lettered.demulti_count;
+                    }
                     // The same results when the walks prune by Score and candidates are
                     // sifted, not all scored; some of the candidates.
                     let sifted = sifting.break_class(&class, &settings);
@@ -434,7 +483,6 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                         "sifted {class}"
                     );
                     pruned += outcome.demulti_count - sifted.demulti_count;
-                    pruned_by_letter += lettered.demulti_count - sifted_lettered.demulti_count;
                     assert_eq!(outcome.scored, outcome.demulti_count, "kept: all scored");
                     rejected += sifted.demulti_count - sifted.scored;
                 }
@@ -447,13 +495,13 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
     );
     assert!(rejected > 0, "no candidate was ever rejected unscored");
     assert!(
-        rejected_by_letter > 0,
-        "no unit's candidate was ever rejected unscored"
+        rejected_by_letter.iter().all(|&r| r > 0),
+        "no unit's candidate was ever rejected unscored: {rejected_by_letter:?}"
     );
     assert!(pruned > 0, "the walks never pruned a candidate by Score");
     assert!(
-        pruned_by_letter > 0,
-        "the walks of unit trees never pruned a candidate by Score"
+        pruned_by_letter.iter().all(|&p| p > 0),
+        "the walks of unit trees never pruned a candidate by Score: {pruned_by_letter:?}"
     );
 }
 
@@ -506,6 +554,9 @@ fn mirror_classes_find_one_board_of_each_pair() {
                     let kept = breaker.keep_candidates(true);
                     let by_letter =
                         ClassBreaker::new(enable2k().trie(), size, scoring).whole_tree_paths(0);
+                    let by_pair = ClassBreaker::new(enable2k().trie(), size, scoring)
+                        .whole_tree_paths(0)
+                        .two_cell_paths(0);
                     let want: BTreeMap<Board, u32> = all
                         .iter()
                         .filter(|(b, sc)| {
@@ -532,7 +583,11 @@ fn mirror_classes_find_one_board_of_each_pair() {
                             .map(|c| (c.board, c.demulti))
                             .collect();
                         assert_eq!(got, want, "S={s} B={switchover} {class}");
-                        for o in [&outcome, &by_letter.break_class(&class, &settings)] {
+                        let units = [
+                            by_letter.break_class(&class, &settings),
+                            by_pair.break_class(&class, &settings),
+                        ];
+                        for o in [&outcome, &units[0], &units[1]] {
                             let got: std::collections::BTreeSet<Board> = o
                                 .results
                                 .iter()
@@ -576,7 +631,11 @@ fn top_split_units_add_up_to_the_whole() {
     let by_letter = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
         .keep_candidates(true)
         .whole_tree_paths(0);
-    for breaker in [&breaker, &by_letter] {
+    let by_pair = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
+        .keep_candidates(true)
+        .whole_tree_paths(0)
+        .two_cell_paths(0);
+    for breaker in [&breaker, &by_letter, &by_pair] {
         let whole = breaker.break_class(&class, &settings);
         let mut parts = Vec::new();
         let first_half = |l: u8| l < 10;

@@ -18,16 +18,20 @@
 //! below S has Score below S, and need not be scored.
 //!
 //! # Trees without redundant paths
-//! A class breaker's unit tree with its top cell f forced to letter x leaves out a word's cell
-//! set S2 ∌ f when S2 has a cell g holding x such that S1 = S2 − g + f spells the word too
-//! (`TreeBuilder::dropping_redundant_paths`); S1 is never left out. Its Force is then
-//! D'(B) = Σ_w p(w)·K'(w), K'(w) counting only the sets kept, and K'(w) ≥ 1 exactly when w is
-//! on B (a left-out set's S1 is kept and lies on B too), so D'(B) − Score(B) =
-//! Σ_w p(w)·(K'(w) − 1)⁺. The same bound holds for it when the walk counts only kept sets.
-//! With f fixed and S2 having at most one open cell, S1 has at most one too, and the walk sees
-//! it: with S2's tag if g is fixed, inside the fixed cells if g is S2's open cell. So the walk
-//! leaves out of its counts every set whose S1 it found, which are exactly the sets the tree
-//! left out among those it sees.
+//! A class breaker's unit tree has one or two forced cells F (fixed letters), and its word
+//! paths are keyed by their cells outside F: two cell sets of a word that differ only in
+//! which forced cells they use are one path of the tree (`Force` counts it once). It leaves
+//! out a word's set S2 when S2 has a cell g holding the letter of a forced cell f ∉ S2 such
+//! that S1 = S2 − g + f spells the word too and is kept (`TreeBuilder::dropping_redundant_paths`;
+//! S1 has one cell fewer outside F, so whether it is kept is decided first). Its Force is
+//! then D'(B) = Σ_w p(w)·K'(w), K'(w) counting only the kept sets (as keys), and K'(w) ≥ 1
+//! exactly when w is on B (a left-out set's S1 is on B too, and a chain of such steps ends on
+//! a kept set), so D'(B) − Score(B) = Σ_w p(w)·(K'(w) − 1)⁺. The same bound holds for it when
+//! the walk counts each kept key once and nothing else. With F fixed and S2 having at most
+//! one open cell, S1 has at most one too, and the walk sees it: with S2's tag if g is fixed,
+//! inside the fixed cells if g is S2's open cell. So the walk keys its sets by their cells
+//! outside F and leaves out of its counts every set with a partner S1 that it found and did
+//! not leave out: exactly the sets the tree left out among those it sees.
 
 use super::Solver;
 use crate::board::MAX_CELLS;
@@ -89,25 +93,23 @@ impl Solver<'_> {
     /// `l`); `letters` of other cells are ignored. The walk follows every path inside the
     /// fixed cells and every path with exactly one open cell, once per letter allowed there.
     ///
-    /// With `forced: Some(f)` the bound is on Force(T, B) − Score(B) for a tree T without the
-    /// paths that its forced cell `f` (fixed, with its letter in `letters`) makes redundant,
-    /// instead of on DeMulti(B) − Score(B) (the module documentation says why it holds).
+    /// With `forced` cells (a mask; none for 0) the bound is on Force(T, B) − Score(B) for a
+    /// tree T without the paths that its forced cells (fixed, with their letters in
+    /// `letters`) make redundant, instead of on DeMulti(B) − Score(B) (the module
+    /// documentation says why it holds).
     pub fn overcount_bound(
         &mut self,
         letters: &[u8],
         fixed: u64,
         open_letters: &[u32],
-        forced: Option<usize>,
+        forced: u64,
         out: &mut OvercountBound,
     ) {
         assert!(
             letters.len() == self.cells && open_letters.len() == self.cells,
             "board size"
         );
-        assert!(
-            forced.is_none_or(|f| fixed >> f & 1 != 0),
-            "the forced cell is fixed"
-        );
+        assert_eq!(forced & !fixed, 0, "the forced cells are fixed");
         self.letters[..self.cells].copy_from_slice(letters);
         let all = (1u64 << self.cells) - 1;
         let fixed = fixed & all;
@@ -130,6 +132,12 @@ impl Solver<'_> {
                 self.overcount_step(c, node, 1 << c, fixed, tag, open_letters, &mut paths);
             }
         }
+        if forced != 0 {
+            // The tree's keys: cells outside the forced ones.
+            for k in &mut paths {
+                *k &= !(forced as u128);
+            }
+        }
         paths.sort_unstable();
         paths.dedup();
 
@@ -148,7 +156,7 @@ impl Solver<'_> {
             let points = self.tables.word_points[word as usize] as u64;
             let of_word = &paths[i..end];
             let tag = |k: u128| (k >> 64) as u32;
-            let counted = |k: u128| forced.is_none_or(|f| !self.is_redundant(k, f, of_word));
+            let counted = |k: u128| forced == 0 || !self.is_redundant(k, forced, of_word);
             let fixed_sets = of_word
                 .iter()
                 .filter(|&&k| tag(k) == FIXED_ONLY && counted(k))
@@ -176,16 +184,20 @@ impl Solver<'_> {
         out.paths = paths;
     }
 
-    /// Whether the cell set of `key` (one of `of_word`, its word's sorted keys) is one that a
-    /// tree with cell `forced` forced leaves out: it misses `forced` and has a cell g holding
-    /// the forced letter such that the set with g replaced by `forced` is in `of_word` too,
-    /// with the same tag if g is fixed, inside the fixed cells if g is the key's open cell.
-    fn is_redundant(&self, key: u128, forced: usize, of_word: &[u128]) -> bool {
+    /// Whether the cell set of `key` (one of `of_word`, its word's sorted keys, without the
+    /// `forced` cells) is one that a tree with those cells forced leaves out: it has a cell g
+    /// holding a forced cell's letter such that the set without g is in `of_word` too (then
+    /// passing through one forced cell more) and is not left out itself; with the same tag
+    /// if g is fixed, inside the fixed cells if g is the key's open cell. (A set through every
+    /// forced cell has no such partner, so the recursion ends within as many steps.)
+    fn is_redundant(&self, key: u128, forced: u64, of_word: &[u128]) -> bool {
         let (word, tag, used) = ((key >> 96) as u32, (key >> 64) as u32, key as u64);
-        if used >> forced & 1 != 0 {
-            return false;
+        let mut xs = 0u32;
+        let mut rest = forced;
+        while rest != 0 {
+            xs |= 1 << self.letters[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
         }
-        let x = self.letters[forced];
         let open = (tag != FIXED_ONLY).then_some(((tag >> 5) as usize, (tag & 31) as u8));
         let mut cells = used;
         while cells != 0 {
@@ -195,8 +207,11 @@ impl Solver<'_> {
                 Some((o, l)) if o == g => (l, FIXED_ONLY),
                 _ => (self.letters[g], tag),
             };
-            let other = path_key(word, other_tag, used & !(1 << g) | 1 << forced);
-            if letter == x && of_word.binary_search(&other).is_ok() {
+            if xs >> letter & 1 == 0 {
+                continue;
+            }
+            let other = path_key(word, other_tag, used & !(1 << g));
+            if of_word.binary_search(&other).is_ok() && !self.is_redundant(other, forced, of_word) {
                 return true;
             }
         }
@@ -315,7 +330,7 @@ mod tests {
                         }
                     }
                 }
-                solver.overcount_bound(&base, fixed, &open_letters, None, &mut bound);
+                solver.overcount_bound(&base, fixed, &open_letters, 0, &mut bound);
                 for b in &boards {
                     let s = solver.scores(&Board::from_letters(size, b));
                     let got = bound.of(b);
@@ -341,7 +356,7 @@ mod tests {
         let mut bound = OvercountBound::default();
         for text in ["perslatgsineters", "eeeeeeeeeeeeeeee", "seesaseesasesees"] {
             let b = Board::parse(size, text).unwrap();
-            solver.overcount_bound(b.letters(), u64::MAX, &[0; 16], None, &mut bound);
+            solver.overcount_bound(b.letters(), u64::MAX, &[0; 16], 0, &mut bound);
             let s = solver.scores(&b);
             assert_eq!(bound.of(b.letters()), s.demulti - s.score, "{text}");
         }

@@ -132,6 +132,10 @@ impl PathKey for PackedPath {
     }
 }
 
+/// The most forced cells whose redundant paths a build leaves out
+/// ([`TreeBuilder::dropping_redundant_paths`]).
+pub const MAX_DROP_FORCED: usize = 2;
+
 /// Bits of a word id in a [`SmallPath`].
 const SMALL_WORD_BITS: u32 = 19;
 /// The most cells whose choices fit a [`SmallPath`] beside the word: 9, a 3x3 board.
@@ -234,12 +238,15 @@ const KEEP_PATHS: usize = 1 << 21;
 
 /// The state of one walk collecting paths: the class's letter sets, each cell's shift in a
 /// path key, the key bits a path keeps (a forced cell's choice is left out), the most paths
-/// to collect, and where they go.
+/// to collect, where they go, and how many were found: once more than `limit`, the walk
+/// only counts, and it stops once more than `count_limit` (at least `limit`).
 struct PathWalk<'w, K: PathKey> {
     cells: &'w [u32],
     shifts: &'w [u32],
     keep: K::C,
     limit: usize,
+    count_limit: usize,
+    count: usize,
     paths: &'w mut Vec<K>,
 }
 
@@ -439,16 +446,16 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         cells
     }
 
-    /// Makes trees with exactly one forced cell leave out redundant word paths: a path that
-    /// does not pass through the forced cell is left out when the word has another path whose
-    /// choices are the same but for one cell that holds the forced cell's letter, which the
-    /// other path takes from the forced cell instead. On every board of the tree's class
-    /// where the left-out path lies, that other path lies too (its choices are a subset, and
-    /// the forced cell always holds its letter), so the word is still counted and
-    /// `Score(B) ≤ Force(tree, B) ≤ DeMulti(B)`. (Only `Force = DeMulti` is lost.) The paths
-    /// kept always include every path through the forced cell, so none is left out for a
-    /// path that is itself left out. `word_cells` is [`TreeBuilder::word_cells`] of the
-    /// builder's word list.
+    /// Makes trees with one or two forced cells ([`MAX_DROP_FORCED`]) leave out redundant
+    /// word paths: a path is left out when the word has a kept path whose choices are the
+    /// same but for one cell that holds a forced cell's letter, which the kept path takes
+    /// from that forced cell instead (so it passes through one forced cell more). On every
+    /// board of the tree's class where the left-out path lies, the kept one lies too (its
+    /// choices are a subset, and forced cells always hold their letters), so the word is
+    /// still counted and `Score(B) ≤ Force(tree, B) ≤ DeMulti(B)`. (Only `Force = DeMulti` is
+    /// lost.) Paths are decided in key order, and a path's partner has a smaller key, so
+    /// "kept" is decided before it is asked. `word_cells` is [`TreeBuilder::word_cells`] of
+    /// the builder's word list.
     pub fn dropping_redundant_paths(mut self, word_cells: &'a [u8]) -> TreeBuilder<'a, 'd> {
         assert_eq!(word_cells.len(), self.trie.word_count(), "cells per word");
         self.word_cells = Some(word_cells);
@@ -485,12 +492,14 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     }
 
     /// As [`TreeBuilder::build_reusing`], for the class with the cells of `forced` (each
-    /// with one letter) forced: their choices are left out of the tree, and still
-    /// `Force(tree, B) = DeMulti(B)` for the boards of the class (a word's paths differ in
-    /// more than a forced cell, having as many cells). For the top cell of the order this is
-    /// the tree that branching on it gives (less its redundant paths if the builder is
-    /// [`TreeBuilder::dropping_redundant_paths`]). Builds nothing and returns `None` if more than
-    /// `limit` paths are collected (counted before de-duplication).
+    /// with one letter) forced: their choices are left out of the tree. With one forced cell
+    /// still `Force(tree, B) = DeMulti(B)` for the boards of the class (a word's paths differ
+    /// in more than a forced cell, having as many cells), and for the top cell of the order
+    /// this is the tree that branching on it gives (less its redundant paths if the builder
+    /// is [`TreeBuilder::dropping_redundant_paths`]). With more, a word's paths that differ
+    /// only in which forced cells they use become one path, so `Score(B) ≤ Force(tree, B) ≤
+    /// DeMulti(B)`. Builds nothing and returns `None` if more than `limit` paths are collected
+    /// (counted before de-duplication).
     pub fn build_limited(
         &self,
         class: &BoardClass,
@@ -499,16 +508,51 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         arena: &mut Arena,
         buffers: &mut PathBuffers,
     ) -> Option<SumId> {
+        self.build_or_count(class, forced, limit, limit, arena, buffers)
+            .ok()
+    }
+
+    /// As [`TreeBuilder::build_limited`], and when there are more than `limit` paths, counts
+    /// them on without collecting: `Err` with their number, or with a number above
+    /// `count_limit` (at least `limit`) if there are more than that.
+    pub fn build_or_count(
+        &self,
+        class: &BoardClass,
+        forced: u64,
+        limit: usize,
+        count_limit: usize,
+        arena: &mut Arena,
+        buffers: &mut PathBuffers,
+    ) -> Result<SumId, usize> {
+        let count_limit = count_limit.max(limit);
         let packs = self.order.len() <= PACKED_CELLS
             && self.trie.word_count() < 1 << WORD_BITS
             && self.word_points.iter().all(|&p| p < 1 << POINTS_BITS);
         let root =
             if self.order.len() <= SMALL_CELLS && self.trie.word_count() < 1 << SMALL_WORD_BITS {
-                self.build_with(class, forced, limit, arena, &mut buffers.small)
+                self.build_with(
+                    class,
+                    forced,
+                    [limit, count_limit],
+                    arena,
+                    &mut buffers.small,
+                )
             } else if packs {
-                self.build_with(class, forced, limit, arena, &mut buffers.packed)
+                self.build_with(
+                    class,
+                    forced,
+                    [limit, count_limit],
+                    arena,
+                    &mut buffers.packed,
+                )
             } else {
-                self.build_with(class, forced, limit, arena, &mut buffers.wide)
+                self.build_with(
+                    class,
+                    forced,
+                    [limit, count_limit],
+                    arena,
+                    &mut buffers.wide,
+                )
             };
         buffers.trim();
         root
@@ -518,10 +562,10 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         &self,
         class: &BoardClass,
         forced: u64,
-        limit: usize,
+        [limit, count_limit]: [usize; 2],
         arena: &mut Arena,
         paths: &mut Vec<K>,
-    ) -> Option<SumId> {
+    ) -> Result<SumId, usize> {
         let cells = class.cells();
         assert!(
             (0..cells.len()).all(|c| forced & 1 << c == 0 || cells[c].count_ones() == 1),
@@ -540,30 +584,46 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             shifts: &shifts[..cells.len()],
             keep,
             limit,
+            count_limit,
+            count: 0,
             paths,
         };
-        let complete = self.collect_all(&mut walk);
-        let root = complete.then(|| {
+        let finished = self.collect_all(&mut walk);
+        let count = walk.count;
+        if !finished || count > limit {
+            paths.clear();
+            return Err(count);
+        }
+        let root = {
             // One thread: classes are the unit of parallel work. The standard library's sort
             // took 1.7 % less CPU than rayon's parallel one on a pool of one thread (30 3x4
             // classes, whole process, 3 runs each in turn: 18.75 against 19.06 CPU s).
             paths.sort_unstable();
             paths.dedup();
             if let Some(word_cells) = self.word_cells
-                && forced.count_ones() == 1
+                && forced != 0
             {
-                let cell = forced.trailing_zeros() as usize;
-                let letter = K::C::from_u8(cells[cell].trailing_zeros() as u8 + 1);
-                self.drop_redundant(paths, word_cells, letter);
+                assert!(
+                    forced.count_ones() as usize <= MAX_DROP_FORCED,
+                    "redundant paths of at most {MAX_DROP_FORCED} forced cells"
+                );
+                let mut letters = [K::C::ZERO; MAX_DROP_FORCED];
+                let mut rest = forced;
+                for x in &mut letters[..forced.count_ones() as usize] {
+                    let cell = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    *x = K::C::from_u8(cells[cell].trailing_zeros() as u8 + 1);
+                }
+                self.drop_redundant(paths, word_cells, &letters[..forced.count_ones() as usize]);
             }
             self.build_sorted(paths, arena).node
-        });
+        };
         paths.clear();
-        root
+        Ok(root)
     }
 
-    /// Collects every word path of the walk's class into its `paths` (emptied first); false
-    /// if it stopped at the walk's limit.
+    /// Collects every word path of the walk's class into its `paths` (emptied first; past
+    /// the walk's limit, counts them only); false if it stopped at the walk's count limit.
     fn collect_all<K: PathKey>(&self, walk: &mut PathWalk<'_, K>) -> bool {
         walk.paths.clear();
         if let Some(atoms) = self.atoms
@@ -622,7 +682,8 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     }
 
     /// Records every word path whose cells begin with `route[..len]` (cells `used`) and whose
-    /// atoms spell `node`'s path; false once there would be more than the walk's limit.
+    /// atoms spell `node`'s path (counts them only, past the walk's limit); false once there
+    /// are more than the walk's count limit.
     fn collect_atoms<K: PathKey>(
         &self,
         walk: &mut PathWalk<'_, K>,
@@ -632,20 +693,25 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         node: u32,
         used: u64,
     ) -> bool {
-        // Every word of these atoms lies on the route: each cell holds its letter's atom.
-        let spelled = at.atoms.spelled(node, len).chunks_exact(len);
-        for (&w, letters) in at.atoms.words(node).iter().zip(spelled) {
-            if walk.paths.len() >= walk.limit {
+        let words = at.atoms.words(node);
+        walk.count += words.len();
+        if walk.count > walk.limit {
+            if walk.count > walk.count_limit {
                 return false;
             }
-            let key = letters
-                .iter()
-                .zip(&route[..len])
-                .fold(K::C::ZERO, |k, (&l, &c)| {
-                    k | K::C::from_u8(l + 1) << walk.shifts[c as usize]
-                });
-            walk.paths
-                .push(K::new(key & walk.keep, w, self.word_points[w as usize]));
+        } else {
+            // Every word of these atoms lies on the route: each cell holds its letter's atom.
+            let spelled = at.atoms.spelled(node, len).chunks_exact(len);
+            for (&w, letters) in words.iter().zip(spelled) {
+                let key = letters
+                    .iter()
+                    .zip(&route[..len])
+                    .fold(K::C::ZERO, |k, (&l, &c)| {
+                        k | K::C::from_u8(l + 1) << walk.shifts[c as usize]
+                    });
+                walk.paths
+                    .push(K::new(key & walk.keep, w, self.word_points[w as usize]));
+            }
         }
         let mask = at.atoms.mask(node);
         if mask == 0 {
@@ -677,7 +743,8 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     }
 
     /// Records every word path that extends the path ending on `cell` at trie `node` (cells
-    /// `used`, choices `key`); false once there would be more than the walk's limit.
+    /// `used`, choices `key`; counts them only, past the walk's limit); false once there are
+    /// more than the walk's count limit.
     fn collect<K: PathKey>(
         &self,
         walk: &mut PathWalk<'_, K>,
@@ -687,11 +754,15 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         key: K::C,
     ) -> bool {
         if let Some(w) = self.trie.word(node) {
-            if walk.paths.len() >= walk.limit {
-                return false;
+            walk.count += 1;
+            if walk.count > walk.limit {
+                if walk.count > walk.count_limit {
+                    return false;
+                }
+            } else {
+                walk.paths
+                    .push(K::new(key & walk.keep, w, self.word_points[w as usize]));
             }
-            walk.paths
-                .push(K::new(key & walk.keep, w, self.word_points[w as usize]));
         }
         let mask = self.trie.child_mask(node);
         if mask == 0 {
@@ -720,48 +791,56 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         true
     }
 
-    /// Leaves out of `paths` (sorted and de-duplicated, the forced cell left out of their
-    /// keys; `letter` is its letter in key form, letter + 1) every path that does not pass
-    /// through the forced cell and has the forced letter on a cell whose choice, taken away,
-    /// leaves the key of a path of the same word (which then passes through the forced cell:
-    /// it has one choice fewer than the word has cells). See
+    /// Leaves out of `paths` (sorted and de-duplicated, the forced cells left out of their
+    /// keys; `forced` holds their letters in key form, letter + 1) every path with a forced
+    /// letter on a cell whose choice, taken away, leaves the key of a kept path of the same
+    /// word (which then passes through one forced cell more: it has one choice fewer). See
     /// [`TreeBuilder::dropping_redundant_paths`].
     ///
     /// One pass, in place, with no sort: taking a choice away from a key makes it smaller, so
-    /// the path looked for comes before the one looked from; and among paths with the letter
+    /// the path looked for comes before the one looked from; and among paths with one letter
     /// at one position, taking that choice away keeps their order (two such keys first differ
-    /// elsewhere), so the keys looked for at each position rise, and one cursor per position
-    /// moves forward only. (Replaced a scan of every path per position, each sorting its
-    /// reduced keys: 3.6x faster, 4x4 59040's whole break 0.94 of the time, its peak RSS
-    /// 0.89; docs/NOTES-bench.md.)
-    fn drop_redundant<K: PathKey>(&self, paths: &mut Vec<K>, word_cells: &[u8], letter: K::C) {
+    /// elsewhere), so the keys looked for at each position and forced letter rise, and one
+    /// cursor per position and forced letter moves forward only. (Replaced a scan of every
+    /// path per position, each sorting its reduced keys: 3.6x faster, 4x4 59040's whole
+    /// break 0.94 of the time, its peak RSS 0.89; docs/NOTES-bench.md.)
+    fn drop_redundant<K: PathKey>(&self, paths: &mut Vec<K>, word_cells: &[u8], forced: &[K::C]) {
         let n = self.order.len();
-        // Bit 0 of each position's 5-bit field, and the letter in every field.
+        // Bit 0 of each position's 5-bit field.
         let ones = (0..n).fold(K::C::ZERO, |m, p| m | K::C::from_u8(1) << self.shift(p));
-        let letters = (0..n).fold(K::C::ZERO, |m, p| m | letter << self.shift(p));
         let used = |c: K::C| (c | c >> 1 | c >> 2 | c >> 3 | c >> 4) & ones;
+        // Each forced letter in every field.
+        let mut everywhere = [K::C::ZERO; MAX_DROP_FORCED];
+        for (e, &letter) in everywhere.iter_mut().zip(forced) {
+            *e = (0..n).fold(K::C::ZERO, |m, p| m | letter << self.shift(p));
+        }
         let top = K::C::BITS - 1;
-        // `cursor[f]`: every kept path before it is below the key last looked for by taking
-        // away the choice in field `f` (bits `5 f` up), and so below every later one.
-        let mut cursor = [0usize; MAX_TREE_CELLS];
+        // `cursor[k][f]`: every kept path before it is below the key last looked for by
+        // taking away forced letter `k` in field `f` (bits `5 f` up), and so below every
+        // later one.
+        let mut cursor = [[0usize; MAX_TREE_CELLS]; MAX_DROP_FORCED];
         let mut kept = 0;
+        // A path through every forced cell has no partner (it would pass through one more).
+        let least =
+            |word: u32| (word_cells[word as usize] as u32 + 1).saturating_sub(forced.len() as u32);
         // Invariant: `paths[..kept]` holds, in order, the paths before `i` that are not
-        // redundant, among them every path through the forced cell (never redundant: it has
-        // a choice fewer than its word has cells, so it fails the first test below).
+        // redundant.
         for i in 0..paths.len() {
             let path = paths[i];
             let c = path.choices();
             let mut redundant = false;
-            if used(c).count_ones() == word_cells[path.word() as usize] as u32 {
-                // The fields holding the forced letter (the forced cell's field is empty).
-                let mut fields = ones & !used(c ^ letters);
-                while fields != K::C::ZERO && !redundant {
-                    let bit = top - fields.leading_zeros();
-                    fields = fields & !(K::C::from_u8(1) << bit);
-                    let key = path.with_choices(c & !(K::C::from_u8(31) << bit));
-                    let at = &mut cursor[(bit / 5) as usize];
-                    *at += prefix_len(kept - *at, |d| paths[*at + d] < key);
-                    redundant = *at < kept && paths[*at] == key;
+            if used(c).count_ones() >= least(path.word()) {
+                for (k, &letters) in everywhere[..forced.len()].iter().enumerate() {
+                    // The fields holding this forced letter (forced cells' fields are empty).
+                    let mut fields = ones & !used(c ^ letters);
+                    while fields != K::C::ZERO && !redundant {
+                        let bit = top - fields.leading_zeros();
+                        fields = fields & !(K::C::from_u8(1) << bit);
+                        let key = path.with_choices(c & !(K::C::from_u8(31) << bit));
+                        let at = &mut cursor[k][(bit / 5) as usize];
+                        *at += prefix_len(kept - *at, |d| paths[*at + d] < key);
+                        redundant = *at < kept && paths[*at] == key;
+                    }
                 }
             }
             if !redundant {
@@ -863,10 +942,10 @@ mod tests {
                 let mut wide = Arena::new();
                 let mut buffers = PathBuffers::default();
                 let a = builder
-                    .build_with(&class, 0, usize::MAX, &mut packed, &mut buffers.packed)
+                    .build_with(&class, 0, [usize::MAX; 2], &mut packed, &mut buffers.packed)
                     .unwrap();
                 let b = builder
-                    .build_with(&class, 0, usize::MAX, &mut wide, &mut buffers.wide)
+                    .build_with(&class, 0, [usize::MAX; 2], &mut wide, &mut buffers.wide)
                     .unwrap();
                 assert_eq!((a, packed.created()), (b, wide.created()), "{class}");
                 assert_eq!(packed.raw_words(), wide.raw_words(), "{class}");
@@ -874,7 +953,7 @@ mod tests {
                 if size.cells() <= SMALL_CELLS {
                     let mut small = Arena::new();
                     let c = builder
-                        .build_with(&class, 0, usize::MAX, &mut small, &mut buffers.small)
+                        .build_with(&class, 0, [usize::MAX; 2], &mut small, &mut buffers.small)
                         .unwrap();
                     assert_eq!((c, small.created()), (a, packed.created()), "{class}");
                     assert_eq!(small.raw_words(), packed.raw_words(), "{class}");
@@ -994,14 +1073,38 @@ mod tests {
                 }
                 builds
             };
-            assert_eq!(least(&by_letter), least(&by_atom), "{class}");
+            let paths = least(&by_letter);
+            assert_eq!(paths, least(&by_atom), "{class}");
+            // Past the limit the walk counts them on, by atoms and by letters.
+            for builder in [&by_letter, &by_atom] {
+                let mut arena = Arena::new();
+                let mut buffers = PathBuffers::default();
+                let mut count = |limit, count_limit| {
+                    builder.build_or_count(
+                        &class,
+                        forced,
+                        limit,
+                        count_limit,
+                        &mut arena,
+                        &mut buffers,
+                    )
+                };
+                assert_eq!(count(paths / 3, usize::MAX), Err(paths), "{class}");
+                assert_eq!(count(0, paths), Err(paths), "{class}");
+                assert!(
+                    count(paths / 3, paths - 1).unwrap_err() > paths - 1,
+                    "{class}"
+                );
+                assert!(count(paths, 0).is_ok(), "{class}");
+            }
         }
     }
 
     /// `drop_redundant` leaves out exactly the paths that the rule's plain statement does:
-    /// a path with as many choices as its word has cells, one of which holds the forced
-    /// letter and, taken away, leaves another path in the set. Random sets over three
-    /// letters, half of them built to have such a partner, for every key type.
+    /// in key order, a path one of whose choices holds a forced letter and, taken away,
+    /// leaves a path already kept. Random sets over three letters, with one forced cell and
+    /// with two (of one letter or two), half of the paths built with a partner, and chains
+    /// of partners; for every key type.
     #[test]
     fn redundant_paths_are_the_ones_with_a_partner() {
         use crate::rng::Rng;
@@ -1009,24 +1112,47 @@ mod tests {
         fn check<K: PathKey + std::hash::Hash + std::fmt::Debug>(
             builder: &TreeBuilder<'_, '_>,
             rng: &mut Rng,
+            nf: usize,
         ) {
             let n = builder.order.len();
-            let forced = rng.below(n as u64) as usize;
-            let letter = K::C::from_u8(2);
-            // At most n - 1 cells: a path that skips the forced cell has room for them.
-            let word_cells: Vec<u8> = (0..40).map(|_| 2 + rng.below(n as u64 - 2) as u8).collect();
+            // `nf` distinct forced positions; their letters 2, and 2 or 3.
+            let mut forced = Vec::new();
+            while forced.len() < nf {
+                let p = rng.below(n as u64) as usize;
+                if !forced.contains(&p) {
+                    forced.push(p);
+                }
+            }
+            let letters: Vec<K::C> = (0..nf)
+                .map(|k| K::C::from_u8(2 + (k > 0 && rng.below(2) == 1) as u8))
+                .collect();
+            let field_of = |c: K::C, p: usize| (c >> builder.shift(p)) & K::C::from_u8(31);
+            // At most n - nf cells: a path that skips every forced cell has room for them.
+            let word_cells: Vec<u8> = (0..40)
+                .map(|_| 2 + rng.below((n - nf - 1) as u64) as u8)
+                .collect();
+            // The key less one of its fields holding a forced letter, if it has one.
+            let partner = |rng: &mut Rng, c: K::C| {
+                let with_letter: Vec<usize> = (0..n)
+                    .filter(|&p| letters.contains(&field_of(c, p)))
+                    .collect();
+                (!with_letter.is_empty()).then(|| {
+                    let p = with_letter[rng.below(with_letter.len() as u64) as usize];
+                    c & !(K::C::from_u8(31) << builder.shift(p))
+                })
+            };
             let mut paths = Vec::new();
             for _ in 0..3000 {
                 let word = rng.below(word_cells.len() as u64) as u32;
                 let cells = word_cells[word as usize] as usize;
-                let through = rng.below(2) == 1;
-                // Distinct positions other than the forced one, with letters 1 to 3.
+                let through = rng.below(nf as u64 + 1) as usize;
+                // Distinct positions other than the forced ones, with letters 1 to 3.
                 let mut c = K::C::ZERO;
                 let mut placed = 0;
-                while placed < cells - through as usize {
+                while placed < cells - through {
                     let p = rng.below(n as u64) as usize;
                     let field = K::C::from_u8(31) << builder.shift(p);
-                    if p != forced && c & field == K::C::ZERO {
+                    if !forced.contains(&p) && c & field == K::C::ZERO {
                         let l = K::C::from_u8(1 + rng.below(3) as u8);
                         c = c | l << builder.shift(p);
                         placed += 1;
@@ -1034,39 +1160,35 @@ mod tests {
                 }
                 let path = K::new(c, word, 1);
                 paths.push(path);
-                // Half the time, the path's partner for one of its fields with the letter.
-                let with_letter: Vec<usize> = (0..n)
-                    .filter(|&p| (c >> builder.shift(p)) & K::C::from_u8(31) == letter)
-                    .collect();
-                if !through && !with_letter.is_empty() && rng.below(2) == 1 {
-                    let p = with_letter[rng.below(with_letter.len() as u64) as usize];
-                    paths.push(path.with_choices(c & !(K::C::from_u8(31) << builder.shift(p))));
+                // Half the time, the path's partner (through one forced cell more), and so on
+                // while there is a forced cell left: chains of partners.
+                let mut at = (c, through);
+                while at.1 < nf && rng.below(2) == 1 {
+                    let Some(p) = partner(rng, at.0) else { break };
+                    paths.push(path.with_choices(p));
+                    at = (p, at.1 + 1);
                 }
             }
             paths.sort_unstable();
             paths.dedup();
-            let all: HashSet<K> = paths.iter().copied().collect();
-            let used = |c: K::C| {
-                (0..n)
-                    .filter(|&p| (c >> builder.shift(p)).low_u8() & 31 != 0)
-                    .count()
-            };
-            let want: Vec<K> = paths
-                .iter()
-                .copied()
-                .filter(|path| {
-                    let c = path.choices();
-                    let redundant = used(c) == word_cells[path.word() as usize] as usize
-                        && (0..n).any(|p| {
-                            let field = K::C::from_u8(31) << builder.shift(p);
-                            (c >> builder.shift(p)) & K::C::from_u8(31) == letter
-                                && all.contains(&path.with_choices(c & !field))
-                        });
-                    !redundant
-                })
-                .collect();
+            // The rule, stated plainly: in key order, a path is left out when taking away
+            // one of its fields holding a forced letter leaves a path already kept.
+            let mut kept: HashSet<K> = HashSet::new();
+            let mut want = Vec::new();
+            for &path in &paths {
+                let c = path.choices();
+                let redundant = (0..n).any(|p| {
+                    let field = K::C::from_u8(31) << builder.shift(p);
+                    letters.contains(&field_of(c, p))
+                        && kept.contains(&path.with_choices(c & !field))
+                });
+                if !redundant {
+                    kept.insert(path);
+                    want.push(path);
+                }
+            }
             assert!(want.len() < paths.len(), "no path was redundant");
-            builder.drop_redundant(&mut paths, &word_cells, letter);
+            builder.drop_redundant(&mut paths, &word_cells, &letters);
             assert_eq!(paths, want);
         }
         let dict = Dictionary::enable2k();
@@ -1079,14 +1201,14 @@ mod tests {
             let order = CellOrder::centre_first(&geometry);
             let points = TreeBuilder::word_points(dict.trie(), Scoring::Standard);
             let builder = TreeBuilder::new(dict.trie(), &geometry, &order, &points);
-            for _ in 0..20 {
+            for nf in (1..=MAX_DROP_FORCED).cycle().take(20) {
                 if size.cells() <= SMALL_CELLS {
-                    check::<SmallPath>(&builder, &mut rng);
+                    check::<SmallPath>(&builder, &mut rng, nf);
                 }
                 if size.cells() <= PACKED_CELLS {
-                    check::<PackedPath>(&builder, &mut rng);
+                    check::<PackedPath>(&builder, &mut rng, nf);
                 }
-                check::<WidePath>(&builder, &mut rng);
+                check::<WidePath>(&builder, &mut rng, nf);
             }
         }
     }

@@ -18,10 +18,11 @@
 //! bounds DeMulti ≥ Score over the class. `merge(a, b)` has `Force = Force(a) + Force(b)`;
 //! `branch` on the top cell splits paths into those through it (forced to a letter) and
 //! those that skip it, so each child keeps `Force(child_l, B) = DeMulti(B)` for the boards
-//! with that letter there. A tree built with its top cell forced may also leave out the word
-//! paths that the forced letter makes redundant (`TreeBuilder::dropping_redundant_paths`):
-//! then `Score(B) ≤ Force(T, B) ≤ DeMulti(B)`, still a sound bound, and merges and branches
-//! keep it in the same way.
+//! with that letter there. A tree built with its top one or two cells forced may also leave
+//! out the word paths that the forced letters make redundant
+//! (`TreeBuilder::dropping_redundant_paths`; with two, a word's paths that differ only in
+//! which forced cells they use are one path): then `Score(B) ≤ Force(T, B) ≤ DeMulti(B)`,
+//! still a sound bound, and merges and branches keep it in the same way.
 //!
 //! # Storage
 //! Every node lives in one arena of `u32` words and is named by its offset there. A node is a
@@ -57,7 +58,7 @@ mod order;
 
 pub use arena::{Arena, Mark};
 pub use atoms::{AtomTrie, WordLetters, atoms_of};
-pub use builder::{PathBuffers, TreeBuilder};
+pub use builder::{MAX_DROP_FORCED, PathBuffers, TreeBuilder};
 pub use order::{CellOrder, CellOrderError};
 
 /// Offset of a sum node in its [`Arena`], `LEAF | points` for a childless one, or the offset
