@@ -251,8 +251,8 @@ pub const WHOLE_TREE_PATHS: usize = 5 << 22;
 /// either forced letter makes redundant: tighter bounds, fewer merges, and half the memory,
 /// for more and smaller builds. Measured (one thread, whole process, S = 3500, default 4x4
 /// partition, the two ways at the same time on the two cores, then swapped): 23.0 million
-/// paths 1.10-1.19x the time, 29.2 million 1.00, 35.9 million (705707) 0.90, at 0.55-0.68x
-/// the peak memory; docs/NOTES-bench.md.
+/// paths 1.09-1.19x the time, 29.2 million 1.00, 35.9 million (705707) 0.87-0.93 and 44.1
+/// million 0.96-0.97, at 0.50-0.53x the peak memory; docs/NOTES-bench.md.
 pub const TWO_CELL_PATHS: usize = 15 << 21;
 
 /// Boards of at least this many cells have their walks prune by Score by default
