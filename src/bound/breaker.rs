@@ -791,7 +791,7 @@ impl<'d> ClassBreaker<'d> {
         if self.prune_by_score && !self.keep_candidates && bound < u32::MAX {
             // The entry of the branch above the walk: at `p` for a walk that holds the cell
             // at `p` to one letter, else at the position merged last, and never above a unit
-            // tree's forced top cell (a unit's walks start below it, at 1 or later).
+            // tree's forced cells (a unit's walks start below them, at 1 or 2 or later).
             let e = match only {
                 Some(_) => p,
                 None => p

@@ -295,9 +295,6 @@ fn a_unit_tree_is_the_branched_tree() {
                     // set of other cells, as the breaker's candidates of one walk do.
                     let unit_boards: Vec<&Board> =
                         all.iter().map(|(b, _)| b).filter(|b| in_unit(b)).collect();
-                    if unit_boards.is_empty() {
-                        continue;
-                    }
                     for _ in 0..4 {
                         let base = unit_boards[rng.below(unit_boards.len() as u64) as usize];
                         let mut fixed = forced;

@@ -132,6 +132,13 @@ impl Solver<'_> {
                 self.overcount_step(c, node, 1 << c, fixed, tag, open_letters, &mut paths);
             }
         }
+        // The forced cells' letters (bit `l` for letter `l`).
+        let mut forced_letters = 0u32;
+        let mut rest = forced;
+        while rest != 0 {
+            forced_letters |= 1 << self.letters[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
         if forced != 0 {
             // The tree's keys: cells outside the forced ones.
             for k in &mut paths {
@@ -156,7 +163,7 @@ impl Solver<'_> {
             let points = self.tables.word_points[word as usize] as u64;
             let of_word = &paths[i..end];
             let tag = |k: u128| (k >> 64) as u32;
-            let counted = |k: u128| forced == 0 || !self.is_redundant(k, forced, of_word);
+            let counted = |k: u128| forced == 0 || !self.is_redundant(k, forced_letters, of_word);
             let fixed_sets = of_word
                 .iter()
                 .filter(|&&k| tag(k) == FIXED_ONLY && counted(k))
@@ -185,19 +192,13 @@ impl Solver<'_> {
     }
 
     /// Whether the cell set of `key` (one of `of_word`, its word's sorted keys, without the
-    /// `forced` cells) is one that a tree with those cells forced leaves out: it has a cell g
-    /// holding a forced cell's letter such that the set without g is in `of_word` too (then
+    /// forced cells) is one that a tree with those cells forced leaves out: it has a cell g
+    /// holding a forced cell's letter (a bit of `forced_letters`) such that the set without g is in `of_word` too (then
     /// passing through one forced cell more) and is not left out itself; with the same tag
     /// if g is fixed, inside the fixed cells if g is the key's open cell. (A set through every
     /// forced cell has no such partner, so the recursion ends within as many steps.)
-    fn is_redundant(&self, key: u128, forced: u64, of_word: &[u128]) -> bool {
+    fn is_redundant(&self, key: u128, forced_letters: u32, of_word: &[u128]) -> bool {
         let (word, tag, used) = ((key >> 96) as u32, (key >> 64) as u32, key as u64);
-        let mut xs = 0u32;
-        let mut rest = forced;
-        while rest != 0 {
-            xs |= 1 << self.letters[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-        }
         let open = (tag != FIXED_ONLY).then_some(((tag >> 5) as usize, (tag & 31) as u8));
         let mut cells = used;
         while cells != 0 {
@@ -207,11 +208,13 @@ impl Solver<'_> {
                 Some((o, l)) if o == g => (l, FIXED_ONLY),
                 _ => (self.letters[g], tag),
             };
-            if xs >> letter & 1 == 0 {
+            if forced_letters >> letter & 1 == 0 {
                 continue;
             }
             let other = path_key(word, other_tag, used & !(1 << g));
-            if of_word.binary_search(&other).is_ok() && !self.is_redundant(other, forced, of_word) {
+            if of_word.binary_search(&other).is_ok()
+                && !self.is_redundant(other, forced_letters, of_word)
+            {
                 return true;
             }
         }

@@ -524,35 +524,17 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         arena: &mut Arena,
         buffers: &mut PathBuffers,
     ) -> Result<SumId, usize> {
-        let count_limit = count_limit.max(limit);
+        let limits = [limit, count_limit.max(limit)];
         let packs = self.order.len() <= PACKED_CELLS
             && self.trie.word_count() < 1 << WORD_BITS
             && self.word_points.iter().all(|&p| p < 1 << POINTS_BITS);
         let root =
             if self.order.len() <= SMALL_CELLS && self.trie.word_count() < 1 << SMALL_WORD_BITS {
-                self.build_with(
-                    class,
-                    forced,
-                    [limit, count_limit],
-                    arena,
-                    &mut buffers.small,
-                )
+                self.build_with(class, forced, limits, arena, &mut buffers.small)
             } else if packs {
-                self.build_with(
-                    class,
-                    forced,
-                    [limit, count_limit],
-                    arena,
-                    &mut buffers.packed,
-                )
+                self.build_with(class, forced, limits, arena, &mut buffers.packed)
             } else {
-                self.build_with(
-                    class,
-                    forced,
-                    [limit, count_limit],
-                    arena,
-                    &mut buffers.wide,
-                )
+                self.build_with(class, forced, limits, arena, &mut buffers.wide)
             };
         buffers.trim();
         root
@@ -809,15 +791,19 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         // Bit 0 of each position's 5-bit field.
         let ones = (0..n).fold(K::C::ZERO, |m, p| m | K::C::from_u8(1) << self.shift(p));
         let used = |c: K::C| (c | c >> 1 | c >> 2 | c >> 3 | c >> 4) & ones;
-        // Each forced letter in every field.
+        // Each forced letter in every field, once (two forced cells may hold one letter).
         let mut everywhere = [K::C::ZERO; MAX_DROP_FORCED];
-        for (e, &letter) in everywhere.iter_mut().zip(forced) {
-            *e = (0..n).fold(K::C::ZERO, |m, p| m | letter << self.shift(p));
+        let mut letters = 0;
+        for (k, &letter) in forced.iter().enumerate() {
+            if !forced[..k].contains(&letter) {
+                everywhere[letters] = (0..n).fold(K::C::ZERO, |m, p| m | letter << self.shift(p));
+                letters += 1;
+            }
         }
         let top = K::C::BITS - 1;
         // `cursor[k][f]`: every kept path before it is below the key last looked for by
-        // taking away forced letter `k` in field `f` (bits `5 f` up), and so below every
-        // later one.
+        // taking away the `k`-th distinct forced letter in field `f` (bits `5 f` up), and so
+        // below every later one.
         let mut cursor = [[0usize; MAX_TREE_CELLS]; MAX_DROP_FORCED];
         let mut kept = 0;
         // A path through every forced cell has no partner (it would pass through one more).
@@ -830,9 +816,9 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             let c = path.choices();
             let mut redundant = false;
             if used(c).count_ones() >= least(path.word()) {
-                for (k, &letters) in everywhere[..forced.len()].iter().enumerate() {
+                for (k, &in_every_field) in everywhere[..letters].iter().enumerate() {
                     // The fields holding this forced letter (forced cells' fields are empty).
-                    let mut fields = ones & !used(c ^ letters);
+                    let mut fields = ones & !used(c ^ in_every_field);
                     while fields != K::C::ZERO && !redundant {
                         let bit = top - fields.leading_zeros();
                         fields = fields & !(K::C::from_u8(1) << bit);
