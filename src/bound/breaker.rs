@@ -12,8 +12,8 @@
 //! A class's tree is built whole and branched on each letter of its top cell (the top split:
 //! units a run can resume between); a class with more than [`WHOLE_TREE_PATHS`] word paths
 //! gets one tree per letter of its top cell instead (and one with more than
-//! [`TWO_CELL_PATHS`], one per pair of letters of its top two cells), built without the whole
-//! one and without the word paths that the forced letters make redundant
+//! [`TWO_CELL_PATHS`] and at most [`TWO_CELL_PAIRS`] pairs of letters on its top two cells,
+//! one per pair of those letters), built without the whole one and without the word paths that the forced letters make redundant
 //! ([`TreeBuilder::dropping_redundant_paths`]): a bound between Score and DeMulti, so such a
 //! unit's candidates are the boards whose (lower) bound reaches S, and the overcount reject
 //! counts only the word paths such a tree kept.
@@ -197,6 +197,8 @@ pub struct ClassBreaker<'d> {
     /// Of those, classes with more word paths get one tree per pair of letters of their top
     /// two cells.
     two_cell_paths: usize,
+    /// ... and whose top two cells have at most this many pairs of letters.
+    two_cell_pairs: u32,
     /// Memory of finished classes, for the next ones (one entry per thread that finished).
     spare: Mutex<Vec<Scratch<'d>>>,
     /// The solver whose tables every checker's solver shares ([`Solver::fresh`]), made when
@@ -247,13 +249,25 @@ const OPEN_TAIL: usize = 6;
 pub const WHOLE_TREE_PATHS: usize = 5 << 22;
 
 /// The most word paths of a class whose units force one cell (31.5 million). A class with
-/// more gets one tree per pair of letters of its top two cells, each without the paths that
-/// either forced letter makes redundant: tighter bounds, fewer merges, and half the memory,
-/// for more and smaller builds. Measured (one thread, whole process, S = 3500, default 4x4
-/// partition, the two ways at the same time on the two cores, then swapped): 23.0 million
-/// paths 1.09-1.19x the time, 29.2 million 1.00, 35.9 million (705707) 0.87-0.93 and 44.1
-/// million 0.96-0.97, at 0.50-0.53x the peak memory; docs/NOTES-bench.md.
+/// more, whose top two cells have at most [`TWO_CELL_PAIRS`] pairs of letters, gets one tree
+/// per pair of letters of those cells, each without the paths that either forced letter
+/// makes redundant: tighter bounds, fewer merges, and half the memory, for more and smaller
+/// builds. Measured (one thread, whole process, S = 3500, default 4x4 partition, the two ways
+/// at the same time on the two cores, then swapped): 23.0 million paths 1.09-1.19x the time,
+/// 29.2 million 1.00, 35.9 million (705707) 0.87-0.93 and 44.1 million 0.96-0.97, at
+/// 0.50-0.53x the peak memory; docs/NOTES-bench.md.
 pub const TWO_CELL_PATHS: usize = 15 << 21;
+
+/// The most pairs of letters of the top two cells for which a class over [`TWO_CELL_PATHS`]
+/// is built two cells at a time (48: a cell of `aeijou` and one of `hklnrsty`). Each pair is
+/// a build of its own, and the paths that pass through neither cell (most of them) are
+/// collected, sorted and built again in each. Measured as above, 4x4 ENABLE2K classes of the
+/// default partition: 36 pairs 0.89-0.97 of the time (705707, 176918), 48 pairs 0.93 and
+/// 1.03-1.04 (38726, 58375), at half the memory; with the consonant edges merged (the
+/// centre-first cell order), 72 and 96 pairs 1.29-1.47x the time (1035, 3337, 2420: 41.5
+/// to 73.5 million paths). Not the paths a pair either: 1.0 million a pair gained on 705707 and
+/// lost on 3337.
+pub const TWO_CELL_PAIRS: u32 = 48;
 
 /// Boards of at least this many cells have their walks prune by Score by default
 /// ([`ClassBreaker::prune_by_score`]). Measured (whole processes, alternating pairs, one
@@ -348,6 +362,7 @@ impl<'d> ClassBreaker<'d> {
             involutions,
             whole_tree_paths: WHOLE_TREE_PATHS,
             two_cell_paths: TWO_CELL_PATHS,
+            two_cell_pairs: TWO_CELL_PAIRS,
             spare: Mutex::new(Vec::new()),
             solver: OnceLock::new(),
         }
@@ -441,6 +456,14 @@ impl<'d> ClassBreaker<'d> {
     /// [`TWO_CELL_PATHS`]). The results are the same either way. For tests and experiments.
     pub fn two_cell_paths(mut self, paths: usize) -> ClassBreaker<'d> {
         self.two_cell_paths = paths;
+        self
+    }
+
+    /// Builds two cells at a time only the classes whose top two cells have at most `pairs`
+    /// pairs of letters (default [`TWO_CELL_PAIRS`]), of those over
+    /// [`ClassBreaker::two_cell_paths`]. For tests and experiments.
+    pub fn two_cell_pairs(mut self, pairs: u32) -> ClassBreaker<'d> {
+        self.two_cell_pairs = pairs;
         self
     }
 
@@ -578,8 +601,11 @@ impl<'d> ClassBreaker<'d> {
             &mut buffers,
         );
         let whole = built.ok();
-        // The heaviest classes' units force the top two cells.
-        let two_cells = n > 2 && built.is_err_and(|paths| paths > self.two_cell_paths);
+        // The heaviest classes' units force the top two cells, if those have few letters.
+        let [top, second] = [0, 1].map(|p| class.cells()[run.order.cell(p)].count_ones());
+        let two_cells = n > 2
+            && built.is_err_and(|paths| paths > self.two_cell_paths)
+            && top * second <= self.two_cell_pairs;
         let root_bound = whole.map_or(0, |root| run.arena.bound(root));
         let mut total = BreakOutcome {
             root_bound,

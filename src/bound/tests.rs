@@ -378,10 +378,12 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                 let kept = ClassBreaker::new(enable2k().trie(), size, scoring)
                     .keep_candidates(true)
                     .whole_tree_paths(0)
-                    .two_cell_paths(two);
+                    .two_cell_paths(two)
+                    .two_cell_pairs(u32::MAX);
                 let sifting = ClassBreaker::new(enable2k().trie(), size, scoring)
                     .whole_tree_paths(0)
                     .two_cell_paths(two)
+                    .two_cell_pairs(u32::MAX)
                     .prune_by_score(true);
                 (kept, sifting)
             });
@@ -553,7 +555,8 @@ fn mirror_classes_find_one_board_of_each_pair() {
                         ClassBreaker::new(enable2k().trie(), size, scoring).whole_tree_paths(0);
                     let by_pair = ClassBreaker::new(enable2k().trie(), size, scoring)
                         .whole_tree_paths(0)
-                        .two_cell_paths(0);
+                        .two_cell_paths(0)
+                        .two_cell_pairs(u32::MAX);
                     let want: BTreeMap<Board, u32> = all
                         .iter()
                         .filter(|(b, sc)| {
@@ -631,7 +634,8 @@ fn top_split_units_add_up_to_the_whole() {
     let by_pair = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
         .keep_candidates(true)
         .whole_tree_paths(0)
-        .two_cell_paths(0);
+        .two_cell_paths(0)
+        .two_cell_pairs(u32::MAX);
     for breaker in [&breaker, &by_letter, &by_pair] {
         let whole = breaker.break_class(&class, &settings);
         let mut parts = Vec::new();

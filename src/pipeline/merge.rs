@@ -315,6 +315,10 @@ struct Rebreakers<'d> {
     /// the top two cells ([`TWO_CELL_PATHS`](crate::bound::TWO_CELL_PATHS)): a tree per
     /// letter of the top cell only.
     one_cell: [ClassBreaker<'d>; 2],
+    /// `breaker` as runs broke the heaviest classes before the two-cell units were limited
+    /// to top cells of few letters ([`TWO_CELL_PAIRS`](crate::bound::TWO_CELL_PAIRS)): two
+    /// cells at a time whatever their letters.
+    any_pairs: ClassBreaker<'d>,
 }
 
 impl<'d> Rebreakers<'d> {
@@ -332,6 +336,7 @@ impl<'d> Rebreakers<'d> {
                     .prune_by_score(prune)
                     .two_cell_paths(usize::MAX)
             }),
+            any_pairs: ClassBreaker::new(trie, size, scoring).two_cell_pairs(u32::MAX),
         }
     }
 
@@ -348,6 +353,7 @@ impl<'d> Rebreakers<'d> {
         if agrees(&fresh, rec)
             || agrees(&self.unpruned.break_class(class, settings), rec)
             || (self.one_cell.iter()).any(|b| agrees(&b.break_class(class, settings), rec))
+            || agrees(&self.any_pairs.break_class(class, settings), rec)
         {
             return Vec::new();
         }
@@ -509,27 +515,33 @@ mod tests {
 
     /// The audit accepts a record of a class broken a top letter at a time, one tree per
     /// letter, as runs made before the heaviest classes' units forced the top two cells
-    /// journaled it; and still refuses a count that neither way gives. (Classes that small
-    /// are broken so only with the limits lowered, as here.)
+    /// journaled it; a record of one broken two cells at a time where the breaker now takes
+    /// one (its top cells have too many pairs of letters), as runs made before that limit
+    /// journaled it; and still refuses a count that no way gives. (Classes that small are
+    /// broken so only with the limits lowered, as here.)
     #[test]
     fn audits_accept_records_of_one_cell_units() {
         let dict = Dictionary::enable2k();
         let size = "3x4".parse().unwrap();
         let class = BoardClass::parse(size, "st e rs e at e st e rs e at s").unwrap();
         let settings = BreakSettings::with_default_switchover(600);
-        let units = |two: usize| {
+        let units = |two: usize, pairs: u32| {
             ClassBreaker::new(dict.trie(), size, Scoring::Standard)
                 .whole_tree_paths(0)
                 .two_cell_paths(two)
+                .two_cell_pairs(pairs)
         };
-        let breakers = Rebreakers {
-            breaker: units(0),
-            unpruned: units(0).prune_by_score(false),
-            every_image: units(usize::MAX)
+        // `pairs`: the limit on the pairs of letters the breaker builds two cells at a time.
+        let rebreakers = |pairs: u32| Rebreakers {
+            breaker: units(0, pairs),
+            unpruned: units(0, pairs).prune_by_score(false),
+            every_image: units(usize::MAX, pairs)
                 .prune_by_score(false)
                 .every_mirror_image(true),
-            one_cell: [true, false].map(|prune| units(usize::MAX).prune_by_score(prune)),
+            one_cell: [true, false].map(|prune| units(usize::MAX, pairs).prune_by_score(prune)),
+            any_pairs: units(0, u32::MAX),
         };
+        let breakers = rebreakers(u32::MAX);
         let two = breakers.breaker.break_class(&class, &settings);
         let one = breakers.one_cell[0].break_class(&class, &settings);
         assert_ne!(
@@ -538,12 +550,17 @@ mod tests {
             "the test must bite"
         );
         assert_eq!(two.results, one.results);
-        let audit = |rec: &ClassRecord| breakers.audit(7, &class, &settings, rec);
-        assert!(audit(&record(&two)).is_empty());
-        assert!(audit(&record(&one)).is_empty());
-        let mut forged = record(&one);
-        forged.demulti_count += 1;
-        assert!(audit(&forged).iter().any(|p| p.contains("candidates")));
+        // A breaker that takes two cells only for fewer pairs of letters takes one here.
+        let few_pairs = rebreakers(0).breaker.break_class(&class, &settings);
+        assert_eq!(few_pairs.demulti_count, one.demulti_count);
+        for breakers in [breakers, rebreakers(0)] {
+            let audit = |rec: &ClassRecord| breakers.audit(7, &class, &settings, rec);
+            assert!(audit(&record(&two)).is_empty());
+            assert!(audit(&record(&one)).is_empty());
+            let mut forged = record(&one);
+            forged.demulti_count += 1;
+            assert!(audit(&forged).iter().any(|p| p.contains("candidates")));
+        }
     }
 
     /// An audit of a mirror class accepts a record of either breaker (one board of each
