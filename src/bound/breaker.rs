@@ -263,9 +263,9 @@ pub const TWO_CELL_PATHS: usize = 15 << 21;
 /// a build of its own, and the paths that pass through neither cell (most of them) are
 /// collected, sorted and built again in each. Measured as above, 4x4 ENABLE2K classes of the
 /// default partition: 36 pairs 0.89-0.97 of the time (705707, 176918), 48 pairs 0.93 and
-/// 1.03-1.04 (38726, 58375), at half the memory; with the consonant edges merged (the
-/// centre-first cell order), 72 and 96 pairs 1.29-1.47x the time (1035, 3337, 2420: 41.5
-/// to 73.5 million paths). Not the paths a pair either: 1.0 million a pair gained on 705707 and
+/// 1.03-1.04 (38726, 58375), at half the memory, 64 pairs 1.18-1.19x (19415); with the
+/// consonant edges merged (the centre-first cell order), 48 pairs 0.98-0.99 (3941), 64
+/// 1.12-1.14x (2224), 72 and 96 1.29-1.47x (1035, 3337, 2420: 41.5 to 73.5 million paths). Not the paths a pair either: 1.0 million a pair gained on 705707 and
 /// lost on 3337.
 pub const TWO_CELL_PAIRS: u32 = 48;
 
