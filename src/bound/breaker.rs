@@ -13,7 +13,8 @@
 //! units a run can resume between); a class with more than [`WHOLE_TREE_PATHS`] word paths
 //! gets one tree per letter of its top cell instead (and one with more than
 //! [`TWO_CELL_PATHS`] and at most [`TWO_CELL_PAIRS`] pairs of letters on its top two cells,
-//! one per pair of those letters), built without the whole one and without the word paths that the forced letters make redundant
+//! one per pair of those letters), built without the whole one and without the word paths
+//! that the forced letters make redundant
 //! ([`TreeBuilder::dropping_redundant_paths`]): a bound between Score and DeMulti, so such a
 //! unit's candidates are the boards whose (lower) bound reaches S, and the overcount reject
 //! counts only the word paths such a tree kept.
@@ -265,8 +266,8 @@ pub const TWO_CELL_PATHS: usize = 15 << 21;
 /// default partition: 36 pairs 0.89-0.97 of the time (705707, 176918), 48 pairs 0.93 and
 /// 1.03-1.04 (38726, 58375), at half the memory, 64 pairs 1.18-1.19x (19415); with the
 /// consonant edges merged (the centre-first cell order), 48 pairs 0.98-0.99 (3941), 64
-/// 1.12-1.14x (2224), 72 and 96 1.29-1.47x (1035, 3337, 2420: 41.5 to 73.5 million paths). Not the paths a pair either: 1.0 million a pair gained on 705707 and
-/// lost on 3337.
+/// 1.12-1.14x (2224), 72 and 96 1.29-1.47x (1035, 3337, 2420: 41.5 to 73.5 million paths).
+/// Not the paths a pair either: 1.0 million a pair gained on 705707 and lost on 3337.
 pub const TWO_CELL_PAIRS: u32 = 48;
 
 /// Boards of at least this many cells have their walks prune by Score by default
@@ -602,10 +603,10 @@ impl<'d> ClassBreaker<'d> {
         );
         let whole = built.ok();
         // The heaviest classes' units force the top two cells, if those have few letters.
-        let [top, second] = [0, 1].map(|p| class.cells()[run.order.cell(p)].count_ones());
+        let letters_at = |p: usize| class.cells()[run.order.cell(p)].count_ones();
         let two_cells = n > 2
             && built.is_err_and(|paths| paths > self.two_cell_paths)
-            && top * second <= self.two_cell_pairs;
+            && letters_at(0) * letters_at(1) <= self.two_cell_pairs;
         let root_bound = whole.map_or(0, |root| run.arena.bound(root));
         let mut total = BreakOutcome {
             root_bound,
