@@ -551,7 +551,7 @@ mod tests {
         );
         assert_eq!(two.results, one.results);
         // A breaker that takes two cells only for fewer pairs of letters takes one here.
-        let few_pairs = rebreakers(0).breaker.break_class(&class, &settings);
+        let few_pairs = units(0, 0).break_class(&class, &settings);
         assert_eq!(few_pairs.demulti_count, one.demulti_count);
         for breakers in [breakers, rebreakers(0)] {
             let audit = |rec: &ClassRecord| breakers.audit(7, &class, &settings, rec);
