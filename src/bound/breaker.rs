@@ -13,8 +13,9 @@
 //! units a run can resume between); a class with more than [`WHOLE_TREE_PATHS`] word paths
 //! gets one tree per letter of its top cell instead (and one with more than
 //! [`TWO_CELL_PATHS`] and at most [`TWO_CELL_PAIRS`] pairs of letters on its top two cells,
-//! one per pair of those letters), built without the whole one and without the word paths
-//! that the forced letters make redundant
+//! one per pair of those letters, the pairs of one top letter built from one walk and sort
+//! of their paths, [`TreeBuilder::collect_pair_source`]), built without the whole one and
+//! without the word paths that the forced letters make redundant
 //! ([`TreeBuilder::dropping_redundant_paths`]): a bound between Score and DeMulti, so such a
 //! unit's candidates are the boards whose (lower) bound reaches S, and the overcount reject
 //! counts only the word paths such a tree kept.
@@ -518,12 +519,39 @@ impl<'d> ClassBreaker<'d> {
         }
         // One letter of a valid class's set, in place of the set: still a valid class.
         let unit = BoardClass::new(class.size(), cells).expect("a narrowed class");
+        let builder = self
+            .builder(order)
+            .dropping_redundant_paths(&self.word_cells);
+        if letters.len() == 2 && buffers.has_pair_source(order.cell(0), 1 << letters[0]) {
+            return builder.build_pair_unit(&unit, order.cell(0), order.cell(1), arena, buffers);
+        }
         let atoms = self.atom_trie(unit.cells());
-        self.builder(order)
+        builder
             .by_atoms(&atoms)
-            .dropping_redundant_paths(&self.word_cells)
             .build_limited(&unit, forced, usize::MAX, arena, buffers)
             .expect("no limit on paths")
+    }
+
+    /// Collects into `buffers` the paths that the two-cell units of `class` with `letter`
+    /// on its top cell share ([`TreeBuilder::collect_pair_source`]), which
+    /// [`ClassBreaker::build_unit_tree`] then builds them from.
+    fn collect_pair_source(
+        &self,
+        class: &BoardClass,
+        order: &CellOrder,
+        letter: u8,
+        buffers: &mut PathBuffers,
+    ) {
+        let mut cells = class.cells().to_vec();
+        cells[order.cell(0)] = 1 << letter;
+        let unit = BoardClass::new(class.size(), cells).expect("a narrowed class");
+        let atoms = self.atom_trie(unit.cells());
+        self.builder(order).by_atoms(&atoms).collect_pair_source(
+            &unit,
+            order.cell(0),
+            order.cell(1),
+            buffers,
+        );
     }
 
     fn builder<'b>(&'b self, order: &'b CellOrder) -> TreeBuilder<'b, 'd> {
@@ -646,6 +674,7 @@ impl<'d> ClassBreaker<'d> {
                             &run.letters,
                             class.cells()[second],
                         );
+                        self.collect_pair_source(class, &run.order, l, &mut buffers);
                         let mut bound = 0;
                         while seconds != 0 {
                             let l2 = seconds.trailing_zeros() as u8;
@@ -678,6 +707,7 @@ impl<'d> ClassBreaker<'d> {
             }
         }
         buffers.keep_all(false);
+        buffers.release_pair_source();
         total.nodes = run.arena.created();
         total.peak_bytes = run.arena.peak_bytes();
         total.seconds = start.elapsed().as_secs_f64();

@@ -197,6 +197,10 @@ pub struct PathBuffers {
     small: Vec<SmallPath>,
     packed: Vec<PackedPath>,
     wide: Vec<WidePath>,
+    /// The paths two-cell units share ([`TreeBuilder::collect_pair_source`]), and the top
+    /// cell and its letter set they are for.
+    pair_source: Vec<PackedPath>,
+    pair_source_first: Option<(usize, u32)>,
     /// Whether builds keep buffers of any size ([`PathBuffers::keep_all`]).
     keep_all: bool,
 }
@@ -227,6 +231,17 @@ impl PathBuffers {
         if self.wide.capacity() > KEEP_PATHS {
             self.wide = Vec::new();
         }
+    }
+
+    /// Whether the pair source is for the top cell `first` with the one letter of `letter`.
+    pub fn has_pair_source(&self, first: usize, letter: u32) -> bool {
+        self.pair_source_first == Some((first, letter))
+    }
+
+    /// Frees the pair source ([`TreeBuilder::collect_pair_source`]).
+    pub fn release_pair_source(&mut self) {
+        self.pair_source = Vec::new();
+        self.pair_source_first = None;
     }
 }
 
@@ -544,10 +559,31 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         &self,
         class: &BoardClass,
         forced: u64,
-        [limit, count_limit]: [usize; 2],
+        limits: [usize; 2],
         arena: &mut Arena,
         paths: &mut Vec<K>,
     ) -> Result<SumId, usize> {
+        self.walk_paths(class, forced, limits, paths)?;
+        // One thread: classes are the unit of parallel work. The standard library's sort
+        // took 1.7 % less CPU than rayon's parallel one on a pool of one thread (30 3x4
+        // classes, whole process, 3 runs each in turn: 18.75 against 19.06 CPU s); an
+        // in-place radix sort took 1.6 times as long (docs/NOTES-bench.md).
+        paths.sort_unstable();
+        let root = self.build_from_sorted(class.cells(), forced, paths, arena);
+        paths.clear();
+        Ok(root)
+    }
+
+    /// Collects every word path of `class` into `paths` (emptied first), the choices of the
+    /// cells of `forced` left out of their keys; `Err` with their number (or a number above
+    /// `count_limit`) if there are more than `limit`, and `paths` emptied.
+    fn walk_paths<K: PathKey>(
+        &self,
+        class: &BoardClass,
+        forced: u64,
+        [limit, count_limit]: [usize; 2],
+        paths: &mut Vec<K>,
+    ) -> Result<(), usize> {
         let cells = class.cells();
         assert!(
             (0..cells.len()).all(|c| forced & 1 << c == 0 || cells[c].count_ones() == 1),
@@ -576,32 +612,121 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
             paths.clear();
             return Err(count);
         }
-        let root = {
-            // One thread: classes are the unit of parallel work. The standard library's sort
-            // took 1.7 % less CPU than rayon's parallel one on a pool of one thread (30 3x4
-            // classes, whole process, 3 runs each in turn: 18.75 against 19.06 CPU s).
-            paths.sort_unstable();
-            paths.dedup();
-            if let Some(word_cells) = self.word_cells
-                && forced != 0
-            {
-                assert!(
-                    forced.count_ones() as usize <= MAX_DROP_FORCED,
-                    "redundant paths of at most {MAX_DROP_FORCED} forced cells"
-                );
-                let mut letters = [K::C::ZERO; MAX_DROP_FORCED];
-                let mut rest = forced;
-                for x in &mut letters[..forced.count_ones() as usize] {
-                    let cell = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    *x = K::C::from_u8(cells[cell].trailing_zeros() as u8 + 1);
-                }
-                self.drop_redundant(paths, word_cells, &letters[..forced.count_ones() as usize]);
+        Ok(())
+    }
+
+    /// The tree of `paths`, sorted, of the class with letter sets `cells` and the cells of
+    /// `forced` left out: de-duplicated, less the paths the forced letters make redundant if
+    /// the builder drops those, and built.
+    fn build_from_sorted<K: PathKey>(
+        &self,
+        cells: &[u32],
+        forced: u64,
+        paths: &mut Vec<K>,
+        arena: &mut Arena,
+    ) -> SumId {
+        paths.dedup();
+        if let Some(word_cells) = self.word_cells
+            && forced != 0
+        {
+            assert!(
+                forced.count_ones() as usize <= MAX_DROP_FORCED,
+                "redundant paths of at most {MAX_DROP_FORCED} forced cells"
+            );
+            let mut letters = [K::C::ZERO; MAX_DROP_FORCED];
+            let mut rest = forced;
+            for x in &mut letters[..forced.count_ones() as usize] {
+                let cell = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                *x = K::C::from_u8(cells[cell].trailing_zeros() as u8 + 1);
             }
-            self.build_sorted(paths, arena).node
-        };
+            self.drop_redundant(paths, word_cells, &letters[..forced.count_ones() as usize]);
+        }
+        self.build_sorted(paths, arena).node
+    }
+
+    /// Whether this builder's paths are [`PackedPath`]s (the only kind a pair source holds).
+    fn packs(&self) -> bool {
+        !(self.order.len() <= SMALL_CELLS && self.trie.word_count() < 1 << SMALL_WORD_BITS)
+            && self.order.len() <= PACKED_CELLS
+            && self.trie.word_count() < 1 << WORD_BITS
+            && self.word_points.iter().all(|&p| p < 1 << POINTS_BITS)
+    }
+
+    /// Collects the paths that the two-cell units of `class` with the same letter on its top
+    /// cell share, into `buffers`' pair source, for [`TreeBuilder::build_pair_unit`]: the
+    /// paths of `class` (whose top cell in the order, `first`, has one letter; its choice is
+    /// left out), each key with the choice of the cell at position 1, `second`, moved below
+    /// the word, sorted. One walk and one sort then serve every letter of `second`, where each
+    /// unit's own build walked and sorted nearly as many paths. False, and nothing collected,
+    /// for builders whose paths are not packed.
+    pub fn collect_pair_source(
+        &self,
+        class: &BoardClass,
+        first: usize,
+        second: usize,
+        buffers: &mut PathBuffers,
+    ) -> bool {
+        assert_eq!(self.order.pos(first), 0, "the top cell first");
+        assert_eq!(self.order.pos(second), 1, "the second cell next");
+        buffers.pair_source_first = None;
+        if !self.packs() {
+            return false;
+        }
+        let mut paths = std::mem::take(&mut buffers.pair_source);
+        self.walk_paths(class, 1 << first, [usize::MAX; 2], &mut paths)
+            .expect("no limit on paths");
+        let at = self.shift(1) + POINTS_BITS + WORD_BITS;
+        let field = 31u128 << at;
+        for path in &mut paths {
+            // The top field (position 0) is the forced cell's, left out: shifting by one
+            // field loses nothing.
+            debug_assert_eq!(path.0 >> (128 - 5), 0);
+            path.0 = (path.0 & !field) << 5 | (path.0 & field) >> at;
+        }
+        paths.sort_unstable();
+        buffers.pair_source = paths;
+        buffers.pair_source_first = Some((first, class.cells()[first]));
+        true
+    }
+
+    /// The unit tree of `class`, whose cells `first` (the top one) and `second` have one
+    /// letter each, both forced, from the pair source that [`TreeBuilder::collect_pair_source`]
+    /// left in `buffers` for the same letter on `first`: the paths whose `second` choice is
+    /// none or its letter, in order already. The same tree, word for word, as
+    /// [`TreeBuilder::build_limited`] with both forced.
+    pub fn build_pair_unit(
+        &self,
+        class: &BoardClass,
+        first: usize,
+        second: usize,
+        arena: &mut Arena,
+        buffers: &mut PathBuffers,
+    ) -> SumId {
+        assert_eq!(
+            buffers.pair_source_first,
+            Some((first, class.cells()[first])),
+            "a pair source for this letter on the top cell"
+        );
+        let letter = class.cells()[second];
+        assert_eq!(letter.count_ones(), 1, "a forced cell has one letter");
+        let choice = letter.trailing_zeros() as u128 + 1;
+        let mut paths = std::mem::take(&mut buffers.packed);
         paths.clear();
-        Ok(root)
+        // Keys ordered by all but their last field stay in order once it is shifted out.
+        paths.extend(
+            buffers
+                .pair_source
+                .iter()
+                .filter(|p| p.0 & 31 == 0 || p.0 & 31 == choice)
+                .map(|p| PackedPath(p.0 >> 5)),
+        );
+        let root =
+            self.build_from_sorted(class.cells(), 1 << first | 1 << second, &mut paths, arena);
+        paths.clear();
+        buffers.packed = paths;
+        buffers.trim();
+        root
     }
 
     /// Collects every word path of the walk's class into its `paths` (emptied first; past
@@ -975,6 +1100,95 @@ mod tests {
                 assert_eq!(at_limit.raw_words(), packed.raw_words(), "{class}");
             }
         }
+    }
+
+    /// A two-cell unit built from its top letter's pair source is the tree its own build
+    /// makes, word for word, for every pair of letters of the top two cells, with redundant
+    /// paths dropped and without; builders whose paths are not packed make no source.
+    #[test]
+    fn pair_units_from_a_shared_source_are_their_own_builds() {
+        let dict = Dictionary::enable2k();
+        let word_cells = TreeBuilder::word_cells(dict.trie());
+        for (size, class) in [
+            ("3x4", "st aei rl pl aeo st ei nrt sd ae rt qu"),
+            (
+                "4x4",
+                "bcd aei lnrst aeiou st aeo lnr aei rst e aeiou dgs ae lnrst aeiou st",
+            ),
+        ] {
+            let size: Size = size.parse().unwrap();
+            let geometry = Geometry::new(size);
+            let order = CellOrder::centre_first(&geometry);
+            let class = BoardClass::parse(size, class).unwrap();
+            let points = TreeBuilder::word_points(dict.trie(), Scoring::Standard);
+            let (first, second) = (order.cell(0), order.cell(1));
+            let narrowed = |sets: &[(usize, u8)]| {
+                let mut cells = class.cells().to_vec();
+                for &(cell, l) in sets {
+                    cells[cell] = 1 << l;
+                }
+                BoardClass::new(size, cells).unwrap()
+            };
+            let sets = class.cells().to_vec();
+            let letters = |cell: usize| {
+                let set = sets[cell];
+                (0..26u8).filter(move |l| set >> l & 1 != 0)
+            };
+            assert!(
+                letters(first).count() > 1 && letters(second).count() > 1,
+                "{class}"
+            );
+            for drop in [false, true] {
+                let mut builder = TreeBuilder::new(dict.trie(), &geometry, &order, &points);
+                if drop {
+                    builder = builder.dropping_redundant_paths(&word_cells);
+                }
+                let mut buffers = PathBuffers::default();
+                for x in letters(first) {
+                    let top = narrowed(&[(first, x)]);
+                    assert!(builder.collect_pair_source(&top, first, second, &mut buffers));
+                    assert!(buffers.has_pair_source(first, 1 << x));
+                    for y in letters(second) {
+                        let unit = narrowed(&[(first, x), (second, y)]);
+                        let forced = 1 << first | 1 << second;
+                        let (mut own, mut shared) = (Arena::new(), Arena::new());
+                        let a = builder
+                            .build_limited(
+                                &unit,
+                                forced,
+                                usize::MAX,
+                                &mut own,
+                                &mut PathBuffers::default(),
+                            )
+                            .unwrap();
+                        let b = builder.build_pair_unit(
+                            &unit,
+                            first,
+                            second,
+                            &mut shared,
+                            &mut buffers,
+                        );
+                        assert_eq!(a, b, "{unit}");
+                        assert_eq!(own.raw_words(), shared.raw_words(), "{unit}");
+                        assert_eq!(own.created(), shared.created(), "{unit}");
+                    }
+                }
+                buffers.release_pair_source();
+                assert!(!buffers.has_pair_source(first, 1 << letters(first).next().unwrap()));
+            }
+        }
+        // A 3x3 builder's paths are small ones: it makes no source.
+        let size: Size = "3x3".parse().unwrap();
+        let geometry = Geometry::new(size);
+        let order = CellOrder::centre_first(&geometry);
+        let points = TreeBuilder::word_points(dict.trie(), Scoring::Standard);
+        let builder = TreeBuilder::new(dict.trie(), &geometry, &order, &points);
+        let mut cells = vec![0b111u32; 9];
+        cells[order.cell(0)] = 1;
+        let class = BoardClass::new(size, cells).unwrap();
+        let mut buffers = PathBuffers::default();
+        assert!(!builder.collect_pair_source(&class, order.cell(0), order.cell(1), &mut buffers));
+        assert!(!buffers.has_pair_source(order.cell(0), 1));
     }
 
     /// Collecting by atoms builds the same tree as collecting letter by letter, word for
