@@ -13,8 +13,9 @@
 //! units a run can resume between); a class with more than [`WHOLE_TREE_PATHS`] word paths
 //! gets one tree per letter of its top cell instead (and one with more than
 //! [`TWO_CELL_PATHS`] and at most [`TWO_CELL_PAIRS`] pairs of letters on its top two cells,
-//! one per pair of those letters, the pairs of one top letter built from one walk and sort
-//! of their paths, [`TreeBuilder::collect_pair_source`]), built without the whole one and
+//! or with at most [`TWO_CELL_FEW_PAIRS`], one per pair of those letters, the pairs of one
+//! top letter built from one walk and sort of their paths,
+//! [`TreeBuilder::collect_pair_source`]), built without the whole one and
 //! without the word paths that the forced letters make redundant
 //! ([`TreeBuilder::dropping_redundant_paths`]): a bound between Score and DeMulti, so such a
 //! unit's candidates are the boards whose (lower) bound reaches S, and the overcount reject
@@ -199,6 +200,9 @@ pub struct ClassBreaker<'d> {
     /// Of those, classes with more word paths get one tree per pair of letters of their top
     /// two cells.
     two_cell_paths: usize,
+    /// ... or, where those cells have at most [`TWO_CELL_FEW_PAIRS`] pairs of letters, this
+    /// many (none: every class built a letter of the top cell at a time).
+    two_cell_paths_few_pairs: Option<usize>,
     /// ... and whose top two cells have at most this many pairs of letters.
     two_cell_pairs: u32,
     /// Memory of finished classes, for the next ones (one entry per thread that finished).
@@ -250,7 +254,8 @@ const OPEN_TAIL: usize = 6;
 /// 4x4 partition's classes lie between 21.0 and 33.5 million paths (26 of 189 drawn).
 pub const WHOLE_TREE_PATHS: usize = 5 << 22;
 
-/// The most word paths of a class whose units force one cell (31.5 million). A class with
+/// The most word paths of a class whose units force one cell (31.5 million), but for top
+/// cells of few letters ([`TWO_CELL_FEW_PAIRS`]). A class with
 /// more, whose top two cells have at most [`TWO_CELL_PAIRS`] pairs of letters, gets one tree
 /// per pair of letters of those cells, each without the paths that either forced letter
 /// makes redundant: tighter bounds, fewer merges, and half the memory, for more and smaller
@@ -268,8 +273,20 @@ pub const TWO_CELL_PATHS: usize = 15 << 21;
 /// 1.03-1.04 (38726, 58375), at half the memory, 64 pairs 1.18-1.19x (19415); with the
 /// consonant edges merged (the centre-first cell order), 48 pairs 0.98-0.99 (3941), 64
 /// 1.12-1.14x (2224), 72 and 96 1.29-1.47x (1035, 3337, 2420: 41.5 to 73.5 million paths).
-/// Not the paths a pair either: 1.0 million a pair gained on 705707 and lost on 3337.
+/// Not the paths a pair either: 1.0 million a pair gained on 705707 and lost on 3337. (All
+/// measured before the pairs of one top letter shared one walk and sort of their paths,
+/// which took 0.91-0.98 of such classes' time.)
 pub const TWO_CELL_PAIRS: u32 = 48;
+
+/// Classes whose top two cells have at most this many pairs of letters (36: two cells of
+/// `aeijou`) are built two cells at a time from [`WHOLE_TREE_PATHS`] on, not
+/// [`TWO_CELL_PATHS`], since their units share one walk and sort of their paths per top
+/// letter ([`TreeBuilder::collect_pair_source`]). Measured (one thread, whole process, S =
+/// 3500, default 4x4 partition, 21.5 to 30.3 million paths, the two ways at the same time on
+/// the two cores, cores alternating class by class): six classes of 36 pairs 0.92 of the
+/// time all together (0.86-1.02 a class), at 0.75 of the peak memory; four of 48 pairs 1.04
+/// (0.99-1.12); docs/NOTES-bench.md.
+pub const TWO_CELL_FEW_PAIRS: u32 = 36;
 
 /// Boards of at least this many cells have their walks prune by Score by default
 /// ([`ClassBreaker::prune_by_score`]). Measured (whole processes, alternating pairs, one
@@ -364,6 +381,7 @@ impl<'d> ClassBreaker<'d> {
             involutions,
             whole_tree_paths: WHOLE_TREE_PATHS,
             two_cell_paths: TWO_CELL_PATHS,
+            two_cell_paths_few_pairs: None,
             two_cell_pairs: TWO_CELL_PAIRS,
             spare: Mutex::new(Vec::new()),
             solver: OnceLock::new(),
@@ -454,10 +472,13 @@ impl<'d> ClassBreaker<'d> {
     }
 
     /// Of the classes built a letter of the top cell at a time, builds one tree per pair of
-    /// letters of the top two cells for those with more than `paths` word paths (default
-    /// [`TWO_CELL_PATHS`]). The results are the same either way. For tests and experiments.
+    /// letters of the top two cells for those with more than `paths` word paths, whatever
+    /// their pairs of letters (by default [`TWO_CELL_PATHS`], and for top cells of at most
+    /// [`TWO_CELL_FEW_PAIRS`] pairs every such class). The results are the same either way.
+    /// For tests and experiments.
     pub fn two_cell_paths(mut self, paths: usize) -> ClassBreaker<'d> {
         self.two_cell_paths = paths;
+        self.two_cell_paths_few_pairs = Some(paths);
         self
     }
 
@@ -620,21 +641,32 @@ impl<'d> ClassBreaker<'d> {
             overcount_valid: 0,
         };
         let atoms = self.atom_trie(class.cells());
-        // Past the whole tree's limit its walk counts the paths on, up to the two-cell one.
+        // Past the whole tree's limit its walk counts the paths on, up to the two-cell ones.
         let built = self.builder(&run.order).by_atoms(&atoms).build_or_count(
             class,
             0,
             self.whole_tree_paths,
-            self.two_cell_paths,
+            self.two_cell_paths
+                .max(self.two_cell_paths_few_pairs.unwrap_or(0)),
             &mut run.arena,
             &mut buffers,
         );
         let whole = built.ok();
         // The heaviest classes' units force the top two cells, if those have few letters.
-        let letters_at = |p: usize| class.cells()[run.order.cell(p)].count_ones();
+        let pairs = || {
+            let letters_at = |p: usize| class.cells()[run.order.cell(p)].count_ones();
+            letters_at(0) * letters_at(1)
+        };
         let two_cells = n > 2
-            && built.is_err_and(|paths| paths > self.two_cell_paths)
-            && letters_at(0) * letters_at(1) <= self.two_cell_pairs;
+            && pairs() <= self.two_cell_pairs
+            && built.is_err_and(|paths| {
+                paths
+                    > if pairs() <= TWO_CELL_FEW_PAIRS {
+                        self.two_cell_paths_few_pairs.unwrap_or(0)
+                    } else {
+                        self.two_cell_paths
+                    }
+            });
         let root_bound = whole.map_or(0, |root| run.arena.bound(root));
         let mut total = BreakOutcome {
             root_bound,

@@ -670,6 +670,54 @@ fn top_split_units_add_up_to_the_whole() {
     }
 }
 
+/// Classes built a top letter at a time take two cells at a time by default where their top
+/// two cells have at most [`TWO_CELL_FEW_PAIRS`] pairs of letters, and one cell where they
+/// have more (up to [`TWO_CELL_PATHS`] paths): nodes and candidates tell the two ways apart.
+#[test]
+fn few_pairs_of_top_letters_take_two_cells_from_the_unit_limit() {
+    let size: Size = "3x4".parse().unwrap();
+    let centre = CellOrder::centre_first(&Geometry::new(size));
+    let settings = BreakSettings::with_default_switchover(600);
+    let units = || {
+        ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
+            .keep_candidates(true)
+            .whole_tree_paths(0)
+    };
+    for (top, second, few) in [("aeiost", "aeilnr", true), ("aeiost", "aeilnrt", false)] {
+        let mut sets: Vec<&str> = (0..12).map(|c| ["st", "ae", "rl", "ei"][c % 4]).collect();
+        sets[centre.cell(0)] = top;
+        sets[centre.cell(1)] = second;
+        let class = BoardClass::parse(size, &sets.join(" ")).unwrap();
+        let order = units().order_for(&class);
+        let letters = |p: usize| class.cells()[order.cell(p)].count_ones();
+        assert_eq!(
+            letters(0) * letters(1) <= TWO_CELL_FEW_PAIRS,
+            few,
+            "{class}"
+        );
+        let by_default = units().break_class(&class, &settings);
+        let two = units()
+            .two_cell_paths(0)
+            .two_cell_pairs(u32::MAX)
+            .break_class(&class, &settings);
+        let one = units()
+            .two_cell_paths(usize::MAX)
+            .break_class(&class, &settings);
+        assert_ne!(two.nodes, one.nodes, "the test must bite: {class}");
+        // The same boards and Scores; their bounds differ with the units' trees.
+        let found =
+            |o: &BreakOutcome| -> Vec<_> { o.results.iter().map(|c| (c.board, c.score)).collect() };
+        assert_eq!(found(&two), found(&one), "{class}");
+        assert!(!found(&one).is_empty(), "{class}");
+        let want = if few { &two } else { &one };
+        assert_eq!(
+            (by_default.nodes, &by_default.candidates),
+            (want.nodes, &want.candidates),
+            "{class}"
+        );
+    }
+}
+
 /// The nodes a break makes are its tree's build and its merges, which are counted by the
 /// position they force.
 #[test]

@@ -312,8 +312,10 @@ struct Rebreakers<'d> {
     /// `unpruned`, finding both boards of each mirror pair, as older runs did.
     every_image: ClassBreaker<'d>,
     /// `breaker` and `unpruned` as runs broke the heaviest classes before their units forced
-    /// the top two cells ([`TWO_CELL_PATHS`](crate::bound::TWO_CELL_PATHS)): a tree per
-    /// letter of the top cell only.
+    /// the top two cells ([`TWO_CELL_PATHS`](crate::bound::TWO_CELL_PATHS)), and classes
+    /// under that limit before those of few pairs of top letters took two cells too
+    /// ([`TWO_CELL_FEW_PAIRS`](crate::bound::TWO_CELL_FEW_PAIRS)): a tree per letter of the
+    /// top cell only.
     one_cell: [ClassBreaker<'d>; 2],
     /// `breaker` as runs broke the heaviest classes before the two-cell units were limited
     /// to top cells of few letters ([`TWO_CELL_PAIRS`](crate::bound::TWO_CELL_PAIRS)): two
