@@ -540,17 +540,13 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         buffers: &mut PathBuffers,
     ) -> Result<SumId, usize> {
         let limits = [limit, count_limit.max(limit)];
-        let packs = self.order.len() <= PACKED_CELLS
-            && self.trie.word_count() < 1 << WORD_BITS
-            && self.word_points.iter().all(|&p| p < 1 << POINTS_BITS);
-        let root =
-            if self.order.len() <= SMALL_CELLS && self.trie.word_count() < 1 << SMALL_WORD_BITS {
-                self.build_with(class, forced, limits, arena, &mut buffers.small)
-            } else if packs {
-                self.build_with(class, forced, limits, arena, &mut buffers.packed)
-            } else {
-                self.build_with(class, forced, limits, arena, &mut buffers.wide)
-            };
+        let root = if self.fits_small() {
+            self.build_with(class, forced, limits, arena, &mut buffers.small)
+        } else if self.fits_packed() {
+            self.build_with(class, forced, limits, arena, &mut buffers.packed)
+        } else {
+            self.build_with(class, forced, limits, arena, &mut buffers.wide)
+        };
         buffers.trim();
         root
     }
@@ -645,10 +641,15 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         self.build_sorted(paths, arena).node
     }
 
-    /// Whether this builder's paths are [`PackedPath`]s (the only kind a pair source holds).
-    fn packs(&self) -> bool {
-        !(self.order.len() <= SMALL_CELLS && self.trie.word_count() < 1 << SMALL_WORD_BITS)
-            && self.order.len() <= PACKED_CELLS
+    /// Whether this builder's paths fit a [`SmallPath`] (which its builds then use).
+    fn fits_small(&self) -> bool {
+        self.order.len() <= SMALL_CELLS && self.trie.word_count() < 1 << SMALL_WORD_BITS
+    }
+
+    /// Whether this builder's paths fit a [`PackedPath`] (which its builds use unless they
+    /// fit a [`SmallPath`]).
+    fn fits_packed(&self) -> bool {
+        self.order.len() <= PACKED_CELLS
             && self.trie.word_count() < 1 << WORD_BITS
             && self.word_points.iter().all(|&p| p < 1 << POINTS_BITS)
     }
@@ -670,7 +671,8 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         assert_eq!(self.order.pos(first), 0, "the top cell first");
         assert_eq!(self.order.pos(second), 1, "the second cell next");
         buffers.pair_source_first = None;
-        if !self.packs() {
+        // The builds of this builder's units use packed paths, which the source must match.
+        if self.fits_small() || !self.fits_packed() {
             return false;
         }
         let mut paths = std::mem::take(&mut buffers.pair_source);
