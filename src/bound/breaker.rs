@@ -148,6 +148,19 @@ impl BreakOutcome {
     }
 }
 
+/// `class` with the first cells of `order` narrowed to `letters`, one each (one letter of a
+/// valid class's set, in place of the set: still a valid class), and those cells' mask.
+fn narrowed(class: &BoardClass, order: &CellOrder, letters: &[u8]) -> (BoardClass, u64) {
+    let mut cells = class.cells().to_vec();
+    let mut forced = 0u64;
+    for (p, &l) in letters.iter().enumerate() {
+        cells[order.cell(p)] = 1 << l;
+        forced |= 1 << order.cell(p);
+    }
+    let unit = BoardClass::new(class.size(), cells).expect("a narrowed class");
+    (unit, forced)
+}
+
 /// Adds `other` to `counts` index by index, lengthening `counts` if `other` is longer.
 fn add_counts(counts: &mut Vec<u64>, other: &[u64]) {
     if counts.len() < other.len() {
@@ -532,14 +545,7 @@ impl<'d> ClassBreaker<'d> {
             (1..=MAX_DROP_FORCED).contains(&letters.len()),
             "one or two forced cells"
         );
-        let mut cells = class.cells().to_vec();
-        let mut forced = 0u64;
-        for (p, &l) in letters.iter().enumerate() {
-            cells[order.cell(p)] = 1 << l;
-            forced |= 1 << order.cell(p);
-        }
-        // One letter of a valid class's set, in place of the set: still a valid class.
-        let unit = BoardClass::new(class.size(), cells).expect("a narrowed class");
+        let (unit, forced) = narrowed(class, order, letters);
         let builder = self
             .builder(order)
             .dropping_redundant_paths(&self.word_cells);
@@ -563,9 +569,7 @@ impl<'d> ClassBreaker<'d> {
         letter: u8,
         buffers: &mut PathBuffers,
     ) {
-        let mut cells = class.cells().to_vec();
-        cells[order.cell(0)] = 1 << letter;
-        let unit = BoardClass::new(class.size(), cells).expect("a narrowed class");
+        let (unit, _) = narrowed(class, order, &[letter]);
         let atoms = self.atom_trie(unit.cells());
         self.builder(order).by_atoms(&atoms).collect_pair_source(
             &unit,
@@ -573,6 +577,16 @@ impl<'d> ClassBreaker<'d> {
             order.cell(1),
             buffers,
         );
+    }
+
+    /// The most word paths of a class built a top letter at a time whose units force only
+    /// the top cell, when its top two cells have `pairs` pairs of letters.
+    fn one_cell_paths(&self, pairs: u32) -> usize {
+        if pairs <= TWO_CELL_FEW_PAIRS {
+            self.two_cell_paths_few_pairs.unwrap_or(0)
+        } else {
+            self.two_cell_paths
+        }
     }
 
     fn builder<'b>(&'b self, order: &'b CellOrder) -> TreeBuilder<'b, 'd> {
@@ -659,14 +673,7 @@ impl<'d> ClassBreaker<'d> {
         };
         let two_cells = n > 2
             && pairs() <= self.two_cell_pairs
-            && built.is_err_and(|paths| {
-                paths
-                    > if pairs() <= TWO_CELL_FEW_PAIRS {
-                        self.two_cell_paths_few_pairs.unwrap_or(0)
-                    } else {
-                        self.two_cell_paths
-                    }
-            });
+            && built.is_err_and(|paths| paths > self.one_cell_paths(pairs()));
         let root_bound = whole.map_or(0, |root| run.arena.bound(root));
         let mut total = BreakOutcome {
             root_bound,
