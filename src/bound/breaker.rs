@@ -214,8 +214,8 @@ pub struct ClassBreaker<'d> {
     /// two cells.
     two_cell_paths: usize,
     /// ... or, where those cells have at most [`TWO_CELL_FEW_PAIRS`] pairs of letters, this
-    /// many (none: every class built a letter of the top cell at a time).
-    two_cell_paths_few_pairs: Option<usize>,
+    /// many.
+    two_cell_paths_few_pairs: usize,
     /// ... and whose top two cells have at most this many pairs of letters.
     two_cell_pairs: u32,
     /// Memory of finished classes, for the next ones (one entry per thread that finished).
@@ -253,19 +253,20 @@ struct Sift {
 /// each board alone, 16.2 s.
 const OPEN_TAIL: usize = 6;
 
-/// The most word paths of a class that is built as one tree (21.0 million: 320 MiB of
+/// The most word paths of a class that is built as one tree (16.8 million: 256 MiB of
 /// paths). A class with more gets one tree per letter of its top cell instead, each the tree
 /// that branching the whole one on that letter gives, less its redundant paths (which took
 /// 705707 from 410 to 330 CPU s, 0.80, its candidates from 10.4 to 3.4 million, its peak RSS
 /// from 808 to 779 MB; and with the overcount reject leaving those paths out too, 260 to 239
 /// CPU s, 12,083 of the 3.4 million scored; docs/NOTES-bench.md): a whole tree is held for
 /// the whole break, and its paths beside it while it is built, about 47 bytes a path at the
-/// peak. Measured (one thread, whole process, S = 3500, corners-whole 4x4 classes, the two
-/// ways at the same time on the two cores): a letter at a time took 1.31x and 1.18x the time
-/// of the whole tree at 15.4 and 19.3 million paths, 0.97x at 21.2 million and 0.86-0.94x at
-/// 22.1-28.5 million (five classes), at 0.40-0.48x the peak memory. About 14 % of the default
-/// 4x4 partition's classes lie between 21.0 and 33.5 million paths (26 of 189 drawn).
-pub const WHOLE_TREE_PATHS: usize = 5 << 22;
+/// peak. Measured (one thread, whole process, S = 3500, 4x4 classes of the default
+/// partition, the two ways in turn on one core, twice): a letter at a time took 0.77-1.04 of
+/// the time of the whole tree from 17.1 to 20.7 million paths (0.90 over 15 classes whose top
+/// two cells have 48 pairs of letters, 0.84-1.01 over four of 36 pairs), at under half the
+/// peak memory; from 11.2 to 15.8 million 0.87-1.08, and 1.07 before the unit builds got
+/// faster. (The limit was 21.0 million until 2026-11-30.)
+pub const WHOLE_TREE_PATHS: usize = 1 << 24;
 
 /// The most word paths of a class whose units force one cell (31.5 million), but for top
 /// cells of few letters ([`TWO_CELL_FEW_PAIRS`]). A class with
@@ -292,7 +293,7 @@ pub const TWO_CELL_PATHS: usize = 15 << 21;
 pub const TWO_CELL_PAIRS: u32 = 48;
 
 /// Classes whose top two cells have at most this many pairs of letters (36: two cells of
-/// `aeijou`) are built two cells at a time from [`WHOLE_TREE_PATHS`] on, not
+/// `aeijou`) are built two cells at a time from [`TWO_CELL_FEW_PAIRS_PATHS`] on, not
 /// [`TWO_CELL_PATHS`], since their units share one walk and sort of their paths per top
 /// letter ([`TreeBuilder::collect_pair_source`]). Measured (one thread, whole process, S =
 /// 3500, default 4x4 partition, 21.5 to 30.3 million paths, the two ways at the same time on
@@ -300,6 +301,13 @@ pub const TWO_CELL_PAIRS: u32 = 48;
 /// time all together (0.86-1.02 a class), at 0.75 of the peak memory; four of 48 pairs 1.04
 /// (0.99-1.12); docs/NOTES-bench.md.
 pub const TWO_CELL_FEW_PAIRS: u32 = 36;
+
+/// The most word paths of a class whose top two cells have at most [`TWO_CELL_FEW_PAIRS`]
+/// pairs of letters that is built a letter of its top cell at a time (21.0 million); a class
+/// with more is built two cells at a time. Below it two cells lost against the whole tree
+/// (15.8 and 17.3 million paths: 1.04 and 1.17 of its time), where one cell won (0.90 and
+/// 1.01); docs/NOTES-bench.md.
+pub const TWO_CELL_FEW_PAIRS_PATHS: usize = 5 << 22;
 
 /// Boards of at least this many cells have their walks prune by Score by default
 /// ([`ClassBreaker::prune_by_score`]). Measured (whole processes, alternating pairs, one
@@ -394,7 +402,7 @@ impl<'d> ClassBreaker<'d> {
             involutions,
             whole_tree_paths: WHOLE_TREE_PATHS,
             two_cell_paths: TWO_CELL_PATHS,
-            two_cell_paths_few_pairs: None,
+            two_cell_paths_few_pairs: TWO_CELL_FEW_PAIRS_PATHS,
             two_cell_pairs: TWO_CELL_PAIRS,
             spare: Mutex::new(Vec::new()),
             solver: OnceLock::new(),
@@ -487,11 +495,18 @@ impl<'d> ClassBreaker<'d> {
     /// Of the classes built a letter of the top cell at a time, builds one tree per pair of
     /// letters of the top two cells for those with more than `paths` word paths, whatever
     /// their pairs of letters (by default [`TWO_CELL_PATHS`], and for top cells of at most
-    /// [`TWO_CELL_FEW_PAIRS`] pairs every such class). The results are the same either way.
-    /// For tests and experiments.
+    /// [`TWO_CELL_FEW_PAIRS`] pairs [`TWO_CELL_FEW_PAIRS_PATHS`]). The results are the same
+    /// either way. For tests and experiments.
     pub fn two_cell_paths(mut self, paths: usize) -> ClassBreaker<'d> {
         self.two_cell_paths = paths;
-        self.two_cell_paths_few_pairs = Some(paths);
+        self.two_cell_paths_few_pairs = paths;
+        self
+    }
+
+    /// As [`ClassBreaker::two_cell_paths`], for the classes whose top two cells have at most
+    /// [`TWO_CELL_FEW_PAIRS`] pairs of letters only. For tests and experiments.
+    pub fn two_cell_paths_few_pairs(mut self, paths: usize) -> ClassBreaker<'d> {
+        self.two_cell_paths_few_pairs = paths;
         self
     }
 
@@ -583,7 +598,7 @@ impl<'d> ClassBreaker<'d> {
     /// the top cell, when its top two cells have `pairs` pairs of letters.
     fn one_cell_paths(&self, pairs: u32) -> usize {
         if pairs <= TWO_CELL_FEW_PAIRS {
-            self.two_cell_paths_few_pairs.unwrap_or(0)
+            self.two_cell_paths_few_pairs
         } else {
             self.two_cell_paths
         }
@@ -660,8 +675,7 @@ impl<'d> ClassBreaker<'d> {
             class,
             0,
             self.whole_tree_paths,
-            self.two_cell_paths
-                .max(self.two_cell_paths_few_pairs.unwrap_or(0)),
+            self.two_cell_paths.max(self.two_cell_paths_few_pairs),
             &mut run.arena,
             &mut buffers,
         );

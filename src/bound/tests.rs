@@ -670,18 +670,23 @@ fn top_split_units_add_up_to_the_whole() {
     }
 }
 
-/// Classes built a top letter at a time take two cells at a time by default where their top
-/// two cells have at most [`TWO_CELL_FEW_PAIRS`] pairs of letters, and one cell where they
-/// have more (up to [`TWO_CELL_PATHS`] paths): nodes and candidates tell the two ways apart.
+/// Classes built a top letter at a time take two cells at a time where their top two cells
+/// have at most [`TWO_CELL_FEW_PAIRS`] pairs of letters and their paths are over that limit
+/// of their own (by default [`TWO_CELL_FEW_PAIRS_PATHS`]), and one cell where they have more
+/// pairs (up to [`TWO_CELL_PATHS`] paths) or fewer paths: nodes and candidates tell the two
+/// ways apart.
 #[test]
-fn few_pairs_of_top_letters_take_two_cells_from_the_unit_limit() {
+fn few_pairs_of_top_letters_take_two_cells_from_their_own_limit() {
     let size: Size = "3x4".parse().unwrap();
     let centre = CellOrder::centre_first(&Geometry::new(size));
     let settings = BreakSettings::with_default_switchover(600);
+    // Units for every class, and two cells for few pairs of top letters from any number of
+    // paths (by default from `TWO_CELL_FEW_PAIRS_PATHS`, more than a 3x4 class has).
     let units = || {
         ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
             .keep_candidates(true)
             .whole_tree_paths(0)
+            .two_cell_paths_few_pairs(0)
     };
     for (top, second, few) in [("aeiost", "aeilnr", true), ("aeiost", "aeilnrt", false)] {
         let mut sets: Vec<&str> = (0..12).map(|c| ["st", "ae", "rl", "ei"][c % 4]).collect();
@@ -713,6 +718,16 @@ fn few_pairs_of_top_letters_take_two_cells_from_the_unit_limit() {
         assert_eq!(
             (by_default.nodes, &by_default.candidates),
             (want.nodes, &want.candidates),
+            "{class}"
+        );
+        // Under the few pairs' own limit, one cell.
+        let few_paths = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
+            .keep_candidates(true)
+            .whole_tree_paths(0)
+            .break_class(&class, &settings);
+        assert_eq!(
+            (few_paths.nodes, &few_paths.candidates),
+            (one.nodes, &one.candidates),
             "{class}"
         );
     }

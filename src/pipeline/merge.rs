@@ -321,7 +321,14 @@ struct Rebreakers<'d> {
     /// to top cells of few letters ([`TWO_CELL_PAIRS`](crate::bound::TWO_CELL_PAIRS)): two
     /// cells at a time whatever their letters.
     any_pairs: ClassBreaker<'d>,
+    /// `breaker` and `unpruned` as runs broke classes of 16.8 to 21.0 million word paths
+    /// before those were built a top letter at a time
+    /// ([`WHOLE_TREE_PATHS`](crate::bound::WHOLE_TREE_PATHS)): one tree for the class.
+    whole_as_before: [ClassBreaker<'d>; 2],
 }
+
+/// The most word paths of a class built as one tree until 2026-11-30.
+const WHOLE_TREE_PATHS_BEFORE: usize = 5 << 22;
 
 impl<'d> Rebreakers<'d> {
     /// The breakers for boards of `size` scored by `scoring`.
@@ -339,6 +346,11 @@ impl<'d> Rebreakers<'d> {
                     .two_cell_paths(usize::MAX)
             }),
             any_pairs: ClassBreaker::new(trie, size, scoring).two_cell_pairs(u32::MAX),
+            whole_as_before: [true, false].map(|prune| {
+                ClassBreaker::new(trie, size, scoring)
+                    .prune_by_score(prune)
+                    .whole_tree_paths(WHOLE_TREE_PATHS_BEFORE)
+            }),
         }
     }
 
@@ -356,6 +368,7 @@ impl<'d> Rebreakers<'d> {
             || agrees(&self.unpruned.break_class(class, settings), rec)
             || (self.one_cell.iter()).any(|b| agrees(&b.break_class(class, settings), rec))
             || agrees(&self.any_pairs.break_class(class, settings), rec)
+            || (self.whole_as_before.iter()).any(|b| agrees(&b.break_class(class, settings), rec))
         {
             return Vec::new();
         }
@@ -542,6 +555,7 @@ mod tests {
                 .every_mirror_image(true),
             one_cell: [true, false].map(|prune| units(usize::MAX, pairs).prune_by_score(prune)),
             any_pairs: units(0, u32::MAX),
+            whole_as_before: [true, false].map(|prune| units(0, pairs).prune_by_score(prune)),
         };
         let breakers = rebreakers(u32::MAX);
         let two = breakers.breaker.break_class(&class, &settings);
@@ -563,6 +577,42 @@ mod tests {
             forged.demulti_count += 1;
             assert!(audit(&forged).iter().any(|p| p.contains("candidates")));
         }
+    }
+
+    /// The audit accepts a record of a class broken as one tree where the breaker now takes a
+    /// top letter at a time, as runs made before the whole-tree limit came down journaled
+    /// it, and still refuses a count that neither gives. (A class that small is broken a
+    /// letter at a time only with the limit lowered, as here.)
+    #[test]
+    fn audits_accept_records_of_whole_trees_now_built_by_letter() {
+        let dict = Dictionary::enable2k();
+        let size = "3x4".parse().unwrap();
+        let class = BoardClass::parse(size, "st e rs e at e st e rs e at s").unwrap();
+        let settings = BreakSettings::with_default_switchover(600);
+        let whole = || ClassBreaker::new(dict.trie(), size, Scoring::Standard);
+        let by_letter = || whole().whole_tree_paths(0);
+        let breakers = Rebreakers {
+            breaker: by_letter(),
+            unpruned: by_letter().prune_by_score(false),
+            every_image: by_letter().prune_by_score(false).every_mirror_image(true),
+            one_cell: [true, false].map(|prune| by_letter().prune_by_score(prune)),
+            any_pairs: by_letter(),
+            whole_as_before: [true, false].map(|prune| whole().prune_by_score(prune)),
+        };
+        let units = breakers.breaker.break_class(&class, &settings);
+        let one_tree = whole().break_class(&class, &settings);
+        assert_ne!(
+            (units.demulti_count, units.max_demulti),
+            (one_tree.demulti_count, one_tree.max_demulti),
+            "the test must bite"
+        );
+        assert_eq!(units.results, one_tree.results);
+        let audit = |rec: &ClassRecord| breakers.audit(7, &class, &settings, rec);
+        assert!(audit(&record(&units)).is_empty());
+        assert!(audit(&record(&one_tree)).is_empty());
+        let mut forged = record(&one_tree);
+        forged.demulti_count += 1;
+        assert!(audit(&forged).iter().any(|p| p.contains("candidates")));
     }
 
     /// An audit of a mirror class accepts a record of either breaker (one board of each
