@@ -263,7 +263,7 @@ const OPEN_TAIL: usize = 6;
 /// peak. Measured (one thread, whole process, S = 3500, 4x4 classes of the default
 /// partition, the two ways in turn on one core, twice): a letter at a time took 0.77-1.04 of
 /// the time of the whole tree from 17.1 to 20.7 million paths (0.90 over 15 classes whose top
-/// two cells have 48 pairs of letters, 0.84-1.01 over four of 36 pairs), at under half the
+/// two cells have 48 pairs of letters, 0.95 over seven of 36 pairs), at about half the
 /// peak memory; from 11.2 to 15.8 million 0.87-1.08, and 1.07 before the unit builds got
 /// faster. (The limit was 21.0 million until 2026-11-30.)
 pub const WHOLE_TREE_PATHS: usize = 1 << 24;
@@ -305,8 +305,8 @@ pub const TWO_CELL_FEW_PAIRS: u32 = 36;
 /// The most word paths of a class whose top two cells have at most [`TWO_CELL_FEW_PAIRS`]
 /// pairs of letters that is built a letter of its top cell at a time (21.0 million); a class
 /// with more is built two cells at a time. Below it two cells lost against the whole tree
-/// (15.8 and 17.3 million paths: 1.04 and 1.17 of its time), where one cell won (0.90 and
-/// 1.01); docs/NOTES-bench.md.
+/// (15.8 and 17.3 million paths: 1.04 and 1.17 of its time), where one cell took 0.90 and
+/// 1.01; docs/NOTES-bench.md.
 pub const TWO_CELL_FEW_PAIRS_PATHS: usize = 5 << 22;
 
 /// Boards of at least this many cells have their walks prune by Score by default
