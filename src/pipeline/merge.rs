@@ -555,6 +555,7 @@ mod tests {
                 .every_mirror_image(true),
             one_cell: [true, false].map(|prune| units(usize::MAX, pairs).prune_by_score(prune)),
             any_pairs: units(0, u32::MAX),
+            // Stand-ins: whole trees are another test's subject.
             whole_as_before: [true, false].map(|prune| units(0, pairs).prune_by_score(prune)),
         };
         let breakers = rebreakers(u32::MAX);
