@@ -501,6 +501,23 @@ mod tests {
         crate::pipeline::breakrun::record(7, None, outcome, false)
     }
 
+    /// Asserts that the audit of `class` accepts a record of each of `outcomes`, and refuses
+    /// a record of the first with one candidate more than it counted.
+    fn assert_audit_accepts(
+        breakers: &Rebreakers,
+        class: &BoardClass,
+        settings: &BreakSettings,
+        outcomes: [&BreakOutcome; 2],
+    ) {
+        let audit = |rec: &ClassRecord| breakers.audit(7, class, settings, rec);
+        for outcome in outcomes {
+            assert!(audit(&record(outcome)).is_empty());
+        }
+        let mut forged = record(outcomes[0]);
+        forged.demulti_count += 1;
+        assert!(audit(&forged).iter().any(|p| p.contains("candidates")));
+    }
+
     /// The re-break audit accepts a record whose walks pruned by Score and one that counts
     /// every board whose bound reaches S (kept candidates, or a run made before the walks
     /// pruned), and refuses a count that neither gives.
@@ -520,12 +537,7 @@ mod tests {
             every.demulti_count
         );
         assert_eq!(pruned.results, every.results);
-        let audit = |rec: &ClassRecord| breakers.audit(7, &class, &settings, rec);
-        assert!(audit(&record(&pruned)).is_empty());
-        assert!(audit(&record(&every)).is_empty());
-        let mut forged = record(&pruned);
-        forged.demulti_count += 1;
-        assert!(audit(&forged).iter().any(|p| p.contains("candidates")));
+        assert_audit_accepts(&breakers, &class, &settings, [&pruned, &every]);
     }
 
     /// The audit accepts a record of a class broken a top letter at a time, one tree per
@@ -571,12 +583,7 @@ mod tests {
         let few_pairs = units(0, 0).break_class(&class, &settings);
         assert_eq!(few_pairs.demulti_count, one.demulti_count);
         for breakers in [breakers, rebreakers(0)] {
-            let audit = |rec: &ClassRecord| breakers.audit(7, &class, &settings, rec);
-            assert!(audit(&record(&two)).is_empty());
-            assert!(audit(&record(&one)).is_empty());
-            let mut forged = record(&one);
-            forged.demulti_count += 1;
-            assert!(audit(&forged).iter().any(|p| p.contains("candidates")));
+            assert_audit_accepts(&breakers, &class, &settings, [&one, &two]);
         }
     }
 
@@ -608,12 +615,7 @@ mod tests {
             "the test must bite"
         );
         assert_eq!(units.results, one_tree.results);
-        let audit = |rec: &ClassRecord| breakers.audit(7, &class, &settings, rec);
-        assert!(audit(&record(&units)).is_empty());
-        assert!(audit(&record(&one_tree)).is_empty());
-        let mut forged = record(&one_tree);
-        forged.demulti_count += 1;
-        assert!(audit(&forged).iter().any(|p| p.contains("candidates")));
+        assert_audit_accepts(&breakers, &class, &settings, [&one_tree, &units]);
     }
 
     /// An audit of a mirror class accepts a record of either breaker (one board of each
