@@ -304,9 +304,10 @@ pub const TWO_CELL_FEW_PAIRS: u32 = 36;
 
 /// The most word paths of a class whose top two cells have at most [`TWO_CELL_FEW_PAIRS`]
 /// pairs of letters that is built a letter of its top cell at a time (21.0 million); a class
-/// with more is built two cells at a time. Below it two cells lost against the whole tree
-/// (15.8 and 17.3 million paths: 1.04 and 1.17 of its time), where one cell took 0.90 and
-/// 1.01; docs/NOTES-bench.md.
+/// with more is built two cells at a time. Measured against the whole tree (one core, A B B
+/// A), from 15.6 to 20.0 million paths: two cells 0.78, 1.04, 1.17 and 0.97 of its time
+/// (29893, 4206, 92849, 80570), one cell 0.90, 1.01 and 1.04 (4206, 92849, 80570; 0.98 on
+/// average against two cells' 1.06 on those three); docs/NOTES-bench.md.
 pub const TWO_CELL_FEW_PAIRS_PATHS: usize = 5 << 22;
 
 /// Boards of at least this many cells have their walks prune by Score by default
