@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""The merged-edge and the default 4x4 partition estimated over the same draws, at the same hours.
+
+    scripts/merged-edges-ratio.py OUTDIR JOURNAL SEED
+
+OUTDIR is what `scripts/bench-merged-edges.sh OUTDIR ID...` wrote: each merged-edge class's
+CPU seconds and those of its default-partition children, broken at the same time on the two
+cores. JOURNAL is the merged-edge estimate journal the ids were drawn from, in its order,
+and SEED its seed. K is the longest run of the journal's first draws whose merged class and
+children are all measured.
+
+Two copies of the journal are made (scripts/rescale-journals.py) with each of the first K
+classes' seconds replaced by today's: the merged class's own in one, its children's sum in
+the other. `bogglemax estimate --sample K` over each gives the whole proof's cost in the
+merged partition and in the default one from the same importance-weighted draws: every
+default class is the child of exactly one merged class, so the children's seconds, weighted
+as the draws weight their merged class, add up to the default proof. The two estimates share
+their draws, so their ratio is much tighter than either. Prints the per-class table, the two
+estimates and the ratio of their CPU seconds.
+
+BOGGLEMAX (default target/release/bogglemax) is the binary that runs the estimates.
+"""
+import csv
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+MERGED_PARTITION = ("aeijou bcdfgmpqvwxz hklnrsty, edge:aeijou bcdfghklmnpqrstvwxyz, "
+                    "corner:abcdefghijklmnopqrstuvwxyz")
+HEADER = 16
+ID_AT = 1
+SECONDS_AT = 30
+
+
+def journal_classes(path):
+    """The journal's (class id, seconds) in the order written."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out, at = [], HEADER
+    while at + 8 <= len(data):
+        length, crc = struct.unpack_from("<II", data, at)
+        payload = data[at + 8:at + 8 + length]
+        if len(payload) != length or zlib.crc32(payload) != crc:
+            raise SystemExit(f"error: a torn or corrupt record at byte {at} of {path}")
+        at += 8 + length
+        (class_id,) = struct.unpack_from("<Q", payload, ID_AT)
+        (seconds,) = struct.unpack_from("<d", payload, SECONDS_AT)
+        out.append((class_id, seconds))
+    return out
+
+
+def measured(path):
+    """Per merged id: (CPU seconds, classes, tree nodes, largest peak RSS in KiB)."""
+    totals = {}
+    with open(path) as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            m = int(row["merged_id"])
+            s, n, nodes, rss = totals.get(m, (0.0, 0, 0, 0))
+            totals[m] = (s + float(row["user_s"]) + float(row["system_s"]), n + 1,
+                         nodes + int(row["nodes"]), max(rss, int(row["maxrss_kb"])))
+    return totals
+
+
+def estimate(bogglemax, journal, seed, k):
+    out = subprocess.run(
+        [bogglemax, "estimate", "--size", "4x4", "--partition", MERGED_PARTITION, "--score",
+         "3500", "--threads", "1", "--seed", str(seed), "--sample", str(k), "--journal",
+         journal, "--quiet"],
+        capture_output=True, text=True, check=True).stdout
+    lines = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
+    return float(lines["cpu_seconds"]), lines["cpu_hours"]
+
+
+def main():
+    if len(sys.argv) != 4:
+        raise SystemExit(__doc__.split("\n\n")[1])
+    outdir, journal, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    bogglemax = os.environ.get("BOGGLEMAX", "target/release/bogglemax")
+    merged = measured(os.path.join(outdir, "merged.tsv"))
+    children = measured(os.path.join(outdir, "children.tsv"))
+    done_path = os.path.join(outdir, "children-done")
+    done = set()
+    if os.path.exists(done_path):
+        with open(done_path) as f:
+            done = {int(line) for line in f if line.strip()}
+    draws = journal_classes(journal)
+    prefix = []
+    for class_id, seconds in draws:
+        if class_id not in merged or class_id not in done:
+            break
+        if class_id in (c for c, _ in prefix):
+            continue
+        prefix.append((class_id, seconds))
+    if not prefix:
+        raise SystemExit("error: the journal's first draw is not measured yet")
+    print("merged_id\tchildren\tmerged_s\tchildren_s\tratio\tnodes_ratio\tmerged_MiB\tchild_MiB")
+    for class_id, _ in prefix:
+        ms, _, mn, mr = merged[class_id]
+        cs, cn, cno, cr = children[class_id]
+        print(f"{class_id}\t{cn}\t{ms:.1f}\t{cs:.1f}\t{ms / cs:.3f}\t{mn / cno:.3f}\t"
+              f"{mr // 1024}\t{cr // 1024}")
+    k = len(prefix)
+    results = {}
+    for side, table in (("merged", merged), ("children", children)):
+        factors = os.path.join(outdir, f"{side}.factors")
+        with open(factors, "w") as f:
+            for class_id, seconds in prefix:
+                f.write(f"{class_id} {table[class_id][0] / seconds}\n")
+        copy_dir = os.path.join(outdir, f"{side}-journal")
+        os.makedirs(copy_dir, exist_ok=True)
+        subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
+                                                     "rescale-journals.py"),
+                        factors, copy_dir, journal], check=True)
+        results[side] = estimate(bogglemax, os.path.join(copy_dir, os.path.basename(journal)),
+                                 seed, k)
+    print(f"draws: {k}")
+    print(f"merged partition: {results['merged'][1]} CPU-hours")
+    print(f"default partition, the same draws: {results['children'][1]} CPU-hours")
+    print(f"merged / default: {results['merged'][0] / results['children'][0]:.3f}")
+
+
+if __name__ == "__main__":
+    main()
