@@ -25,6 +25,7 @@ import os
 import struct
 import subprocess
 import sys
+import tempfile
 import zlib
 
 MERGED_PARTITION = ("aeijou bcdfgmpqvwxz hklnrsty, edge:aeijou bcdfghklmnpqrstvwxyz, "
@@ -78,6 +79,9 @@ def main():
         raise SystemExit(__doc__.split("\n\n")[1])
     outdir, journal, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
     bogglemax = os.environ.get("BOGGLEMAX", "target/release/bogglemax")
+    for path in (os.path.join(outdir, "merged.tsv"), os.path.join(outdir, "children.tsv"), journal):
+        if not os.path.isfile(path):
+            raise SystemExit(f"error: no file {path}")
     merged = measured(os.path.join(outdir, "merged.tsv"))
     children = measured(os.path.join(outdir, "children.tsv"))
     done_path = os.path.join(outdir, "children-done")
@@ -103,18 +107,20 @@ def main():
               f"{mr // 1024}\t{cr // 1024}")
     k = len(prefix)
     results = {}
-    for side, table in (("merged", merged), ("children", children)):
-        factors = os.path.join(outdir, f"{side}.factors")
-        with open(factors, "w") as f:
-            for class_id, seconds in prefix:
-                f.write(f"{class_id} {table[class_id][0] / seconds}\n")
-        copy_dir = os.path.join(outdir, f"{side}-journal")
-        os.makedirs(copy_dir, exist_ok=True)
-        subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
-                                                     "rescale-journals.py"),
-                        factors, copy_dir, journal], check=True)
-        results[side] = estimate(bogglemax, os.path.join(copy_dir, os.path.basename(journal)),
-                                 seed, k)
+    # The factors and journal copies are scratch: OUTDIR keeps only what was measured.
+    with tempfile.TemporaryDirectory() as scratch:
+        for side, table in (("merged", merged), ("children", children)):
+            factors = os.path.join(scratch, f"{side}.factors")
+            with open(factors, "w") as f:
+                for class_id, seconds in prefix:
+                    f.write(f"{class_id} {table[class_id][0] / seconds}\n")
+            copy_dir = os.path.join(scratch, side)
+            os.makedirs(copy_dir)
+            subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
+                                                         "rescale-journals.py"),
+                            factors, copy_dir, journal], check=True)
+            results[side] = estimate(bogglemax,
+                                     os.path.join(copy_dir, os.path.basename(journal)), seed, k)
     print(f"draws: {k}")
     print(f"merged partition: {results['merged'][1]} CPU-hours")
     print(f"default partition, the same draws: {results['children'][1]} CPU-hours")
