@@ -9,7 +9,7 @@ cores. JOURNAL is the merged-edge estimate journal the ids were drawn from, in i
 and SEED its seed. K is the longest run of the journal's first draws whose merged class and
 children are all measured.
 
-Two copies of the journal are made (scripts/rescale-journals.py) with each of the first K
+Two copies of the journal are made (as scripts/rescale-journals.py makes them) with each of the first K
 classes' seconds replaced by today's: the merged class's own in one, its children's sum in
 the other. `bogglemax estimate --sample K` over each gives the whole proof's cost in the
 merged partition and in the default one from the same importance-weighted draws: every
@@ -21,35 +21,28 @@ estimates and the ratio of their CPU seconds.
 BOGGLEMAX (default target/release/bogglemax) is the binary that runs the estimates.
 """
 import csv
+import importlib.util
 import os
-import struct
 import subprocess
 import sys
 import tempfile
-import zlib
 
 MERGED_PARTITION = ("aeijou bcdfgmpqvwxz hklnrsty, edge:aeijou bcdfghklmnpqrstvwxyz, "
                     "corner:abcdefghijklmnopqrstuvwxyz")
-HEADER = 16
-ID_AT = 1
-SECONDS_AT = 30
+
+# The journal reading and rescaling of scripts/rescale-journals.py (a file name with a dash).
+_spec = importlib.util.spec_from_file_location(
+    "rescale_journals", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                     "rescale-journals.py"))
+rescale_journals = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rescale_journals)
 
 
 def journal_classes(path):
     """The journal's (class id, seconds) in the order written."""
     with open(path, "rb") as f:
         data = f.read()
-    out, at = [], HEADER
-    while at + 8 <= len(data):
-        length, crc = struct.unpack_from("<II", data, at)
-        payload = data[at + 8:at + 8 + length]
-        if len(payload) != length or zlib.crc32(payload) != crc:
-            raise SystemExit(f"error: a torn or corrupt record at byte {at} of {path}")
-        at += 8 + length
-        (class_id,) = struct.unpack_from("<Q", payload, ID_AT)
-        (seconds,) = struct.unpack_from("<d", payload, SECONDS_AT)
-        out.append((class_id, seconds))
-    return out
+    return [(class_id, seconds) for _, class_id, seconds in rescale_journals.records(data)]
 
 
 def measured(path):
@@ -109,18 +102,14 @@ def main():
     results = {}
     # The factors and journal copies are scratch: OUTDIR keeps only what was measured.
     with tempfile.TemporaryDirectory() as scratch:
+        with open(journal, "rb") as f:
+            data = f.read()
         for side, table in (("merged", merged), ("children", children)):
-            factors = os.path.join(scratch, f"{side}.factors")
-            with open(factors, "w") as f:
-                for class_id, seconds in prefix:
-                    f.write(f"{class_id} {table[class_id][0] / seconds}\n")
-            copy_dir = os.path.join(scratch, side)
-            os.makedirs(copy_dir)
-            subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
-                                                         "rescale-journals.py"),
-                            factors, copy_dir, journal], check=True)
-            results[side] = estimate(bogglemax,
-                                     os.path.join(copy_dir, os.path.basename(journal)), seed, k)
+            factors = {class_id: table[class_id][0] / seconds for class_id, seconds in prefix}
+            copy = os.path.join(scratch, f"{side}.journal")
+            with open(copy, "wb") as f:
+                f.write(rescale_journals.rescale(data, factors))
+            results[side] = estimate(bogglemax, copy, seed, k)
     print(f"draws: {k}")
     print(f"merged partition: {results['merged'][1]} CPU-hours")
     print(f"default partition, the same draws: {results['children'][1]} CPU-hours")

@@ -40,10 +40,10 @@ def read_factors(path):
     return factors
 
 
-def rescale(data, factors):
+def records(data):
+    """The journal's records in the order written: (payload, class id, seconds) each."""
     if data[:8] != MAGIC:
         raise SystemExit("not an estimate journal of format 2")
-    out = bytearray(data[:HEADER])
     at = HEADER
     while at + 8 <= len(data):
         length, crc = struct.unpack_from("<II", data, at)
@@ -53,10 +53,15 @@ def rescale(data, factors):
         at += 8 + length
         (class_id,) = struct.unpack_from("<Q", payload, ID_AT)
         (seconds,) = struct.unpack_from("<d", payload, SECONDS_AT)
-        struct.pack_into("<d", payload, SECONDS_AT, seconds * factors.get(class_id, 1.0))
-        out += struct.pack("<II", length, zlib.crc32(payload)) + payload
-    return bytes(out)
+        yield payload, class_id, seconds
 
+
+def rescale(data, factors):
+    out = bytearray(data[:HEADER])
+    for payload, class_id, seconds in records(data):
+        struct.pack_into("<d", payload, SECONDS_AT, seconds * factors.get(class_id, 1.0))
+        out += struct.pack("<II", len(payload), zlib.crc32(payload)) + payload
+    return bytes(out)
 
 def main():
     if len(sys.argv) < 4:
