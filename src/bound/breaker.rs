@@ -13,7 +13,8 @@
 //! units a run can resume between); a class with more than [`WHOLE_TREE_PATHS`] word paths
 //! gets one tree per letter of its top cell instead (and one with more than
 //! [`TWO_CELL_PATHS`] and at most [`TWO_CELL_PAIRS`] pairs of letters on its top two cells,
-//! or with at most [`TWO_CELL_FEW_PAIRS`], one per pair of those letters, the pairs of one
+//! or with at most [`TWO_CELL_FEW_PAIRS`], or more than [`TWO_CELL_MANY_PAIRS_PATHS`] and at
+//! most [`TWO_CELL_MANY_PAIRS`], one per pair of those letters, the pairs of one
 //! top letter built from one walk and sort of their paths,
 //! [`TreeBuilder::collect_pair_source`]), built without the whole one and
 //! without the word paths that the forced letters make redundant
@@ -216,8 +217,12 @@ pub struct ClassBreaker<'d> {
     /// ... or, where those cells have at most [`TWO_CELL_FEW_PAIRS`] pairs of letters, this
     /// many.
     two_cell_paths_few_pairs: usize,
+    /// ... or, where they have more than [`TWO_CELL_PAIRS`], this many.
+    two_cell_paths_many_pairs: usize,
     /// ... and whose top two cells have at most this many pairs of letters.
     two_cell_pairs: u32,
+    /// The most paths of a pair source ([`PAIR_SOURCE_PATHS`]).
+    pair_source_paths: usize,
     /// Memory of finished classes, for the next ones (one entry per thread that finished).
     spare: Mutex<Vec<Scratch<'d>>>,
     /// The solver whose tables every checker's solver shares ([`Solver::fresh`]), made when
@@ -309,6 +314,32 @@ pub const TWO_CELL_FEW_PAIRS: u32 = 36;
 /// (29893, 4206, 92849, 80570), one cell 0.90, 1.01 and 1.04 (4206, 92849, 80570; 0.98 on
 /// average against two cells' 1.06 on those three); docs/NOTES-bench.md.
 pub const TWO_CELL_FEW_PAIRS_PATHS: usize = 5 << 22;
+
+/// The most pairs of letters of the top two cells for which a class over
+/// [`TWO_CELL_MANY_PAIRS_PATHS`] is built two cells at a time (64: two cells of `hklnrsty`).
+/// Only classes with consonant edges merged have that many paths (the default 4x4
+/// partition's largest class of 64 pairs in the estimate's 471 draws has 45.2 million).
+/// Measured (one thread, whole process, S = 3500, merged-edge 4x4 classes, the two ways at
+/// the same time on the two cores, then swapped; docs/NOTES-bench.md): 64 pairs 0.99 of the
+/// time at 0.72 of the peak memory (5181, 92.1 million paths) and 1.02 at 0.69 (1651, 60.6
+/// million); 96 pairs 1.16x at 0.78 (835, 60.5 million).
+pub const TWO_CELL_MANY_PAIRS: u32 = 64;
+
+/// The most word paths of a class whose top two cells have more than [`TWO_CELL_PAIRS`]
+/// and at most [`TWO_CELL_MANY_PAIRS`] pairs of letters that is built a letter of its top cell
+/// at a time (50.3 million); a class with more is built two cells at a time.
+pub const TWO_CELL_MANY_PAIRS_PATHS: usize = 3 << 24;
+
+/// The most paths of a top letter's unit whose two-cell units share one walk and sort of them
+/// (the pair source, [`TreeBuilder::collect_pair_source`]; 50.3 million, 768 MiB); the units
+/// of a top letter with more walk and sort their own. A source that large is held beside the
+/// units' trees for all their branching: 1.7 GiB for 4x4 class 7182's `a` (merged consonant
+/// edges, 110.1 million paths). Measured (one thread, whole process, S = 3500, merged-edge
+/// class 5886, 91.1 million paths for its `a`, the two ways at the same time on the two
+/// cores; docs/NOTES-bench.md): without the source 1.05x the time at 0.57 of the peak
+/// memory (3,449 → 1,951 MiB). The largest top letter of the default 4x4 partition's
+/// largest class in the estimate's draws has 41.2 million (58328's `e`); those keep theirs.
+pub const PAIR_SOURCE_PATHS: usize = 3 << 24;
 
 /// Boards of at least this many cells have their walks prune by Score by default
 /// ([`ClassBreaker::prune_by_score`]). Measured (whole processes, alternating pairs, one
@@ -404,7 +435,9 @@ impl<'d> ClassBreaker<'d> {
             whole_tree_paths: WHOLE_TREE_PATHS,
             two_cell_paths: TWO_CELL_PATHS,
             two_cell_paths_few_pairs: TWO_CELL_FEW_PAIRS_PATHS,
-            two_cell_pairs: TWO_CELL_PAIRS,
+            two_cell_paths_many_pairs: TWO_CELL_MANY_PAIRS_PATHS,
+            two_cell_pairs: TWO_CELL_MANY_PAIRS,
+            pair_source_paths: PAIR_SOURCE_PATHS,
             spare: Mutex::new(Vec::new()),
             solver: OnceLock::new(),
         }
@@ -495,12 +528,14 @@ impl<'d> ClassBreaker<'d> {
 
     /// Of the classes built a letter of the top cell at a time, builds one tree per pair of
     /// letters of the top two cells for those with more than `paths` word paths, whatever
-    /// their pairs of letters (by default [`TWO_CELL_PATHS`], and for top cells of at most
-    /// [`TWO_CELL_FEW_PAIRS`] pairs [`TWO_CELL_FEW_PAIRS_PATHS`]). The results are the same
-    /// either way. For tests and experiments.
+    /// their pairs of letters (by default [`TWO_CELL_PATHS`], for top cells of at most
+    /// [`TWO_CELL_FEW_PAIRS`] pairs [`TWO_CELL_FEW_PAIRS_PATHS`], and for those of more than
+    /// [`TWO_CELL_PAIRS`] [`TWO_CELL_MANY_PAIRS_PATHS`]). The results are the same either
+    /// way. For tests and experiments.
     pub fn two_cell_paths(mut self, paths: usize) -> ClassBreaker<'d> {
         self.two_cell_paths = paths;
         self.two_cell_paths_few_pairs = paths;
+        self.two_cell_paths_many_pairs = paths;
         self
     }
 
@@ -511,8 +546,23 @@ impl<'d> ClassBreaker<'d> {
         self
     }
 
+    /// As [`ClassBreaker::two_cell_paths`], for the classes whose top two cells have more
+    /// than [`TWO_CELL_PAIRS`] pairs of letters only. For tests and experiments.
+    pub fn two_cell_paths_many_pairs(mut self, paths: usize) -> ClassBreaker<'d> {
+        self.two_cell_paths_many_pairs = paths;
+        self
+    }
+
+    /// Has the two-cell units of a top letter whose unit has more than `paths` word paths
+    /// walk their own paths instead of sharing one walk (default [`PAIR_SOURCE_PATHS`]). The
+    /// trees are the same either way. For tests and experiments.
+    pub fn pair_source_paths(mut self, paths: usize) -> ClassBreaker<'d> {
+        self.pair_source_paths = paths;
+        self
+    }
+
     /// Builds two cells at a time only the classes whose top two cells have at most `pairs`
-    /// pairs of letters (default [`TWO_CELL_PAIRS`]), of those over
+    /// pairs of letters (default [`TWO_CELL_MANY_PAIRS`]), of those over
     /// [`ClassBreaker::two_cell_paths`]. For tests and experiments.
     pub fn two_cell_pairs(mut self, pairs: u32) -> ClassBreaker<'d> {
         self.two_cell_pairs = pairs;
@@ -577,12 +627,14 @@ impl<'d> ClassBreaker<'d> {
 
     /// Collects into `buffers` the paths that the two-cell units of `class` with `letter`
     /// on its top cell share ([`TreeBuilder::collect_pair_source`]), which
-    /// [`ClassBreaker::build_unit_tree`] then builds them from.
+    /// [`ClassBreaker::build_unit_tree`] then builds them from, unless they are more than
+    /// `limit`: then the units walk their own.
     fn collect_pair_source(
         &self,
         class: &BoardClass,
         order: &CellOrder,
         letter: u8,
+        limit: usize,
         buffers: &mut PathBuffers,
     ) {
         let (unit, _) = narrowed(class, order, &[letter]);
@@ -591,6 +643,7 @@ impl<'d> ClassBreaker<'d> {
             &unit,
             order.cell(0),
             order.cell(1),
+            limit,
             buffers,
         );
     }
@@ -600,8 +653,10 @@ impl<'d> ClassBreaker<'d> {
     fn one_cell_paths(&self, pairs: u32) -> usize {
         if pairs <= TWO_CELL_FEW_PAIRS {
             self.two_cell_paths_few_pairs
-        } else {
+        } else if pairs <= TWO_CELL_PAIRS {
             self.two_cell_paths
+        } else {
+            self.two_cell_paths_many_pairs
         }
     }
 
@@ -676,7 +731,10 @@ impl<'d> ClassBreaker<'d> {
             class,
             0,
             self.whole_tree_paths,
-            self.two_cell_paths.max(self.two_cell_paths_few_pairs),
+            self.two_cell_paths
+                .max(self.two_cell_paths_few_pairs)
+                .max(self.two_cell_paths_many_pairs)
+                .max(self.pair_source_paths),
             &mut run.arena,
             &mut buffers,
         );
@@ -689,6 +747,12 @@ impl<'d> ClassBreaker<'d> {
         let two_cells = n > 2
             && pairs() <= self.two_cell_pairs
             && built.is_err_and(|paths| paths > self.one_cell_paths(pairs()));
+        // Only a class of more paths can have a top letter of more than the pair source's limit.
+        let source_limit = if built.is_err_and(|paths| paths > self.pair_source_paths) {
+            self.pair_source_paths
+        } else {
+            usize::MAX
+        };
         let root_bound = whole.map_or(0, |root| run.arena.bound(root));
         let mut total = BreakOutcome {
             root_bound,
@@ -728,7 +792,7 @@ impl<'d> ClassBreaker<'d> {
                             &run.letters,
                             class.cells()[second],
                         );
-                        self.collect_pair_source(class, &run.order, l, &mut buffers);
+                        self.collect_pair_source(class, &run.order, l, source_limit, &mut buffers);
                         let mut bound = 0;
                         while seconds != 0 {
                             let l2 = seconds.trailing_zeros() as u8;

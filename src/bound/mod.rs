@@ -9,8 +9,9 @@ mod tree;
 
 pub use bounds2009::{max_nomark, sum_union};
 pub use breaker::{
-    BreakOutcome, BreakSettings, Candidate, ClassBreaker, TWO_CELL_FEW_PAIRS,
-    TWO_CELL_FEW_PAIRS_PATHS, TWO_CELL_PAIRS, TWO_CELL_PATHS, TopSplitHooks, WHOLE_TREE_PATHS,
+    BreakOutcome, BreakSettings, Candidate, ClassBreaker, PAIR_SOURCE_PATHS, TWO_CELL_FEW_PAIRS,
+    TWO_CELL_FEW_PAIRS_PATHS, TWO_CELL_MANY_PAIRS, TWO_CELL_MANY_PAIRS_PATHS, TWO_CELL_PAIRS,
+    TWO_CELL_PATHS, TopSplitHooks, WHOLE_TREE_PATHS,
 };
 pub use class::{
     ALL_LETTERS, BoardClass, ClassError, ClassSpace, LetterSet, Partition, parse_set, set_string,

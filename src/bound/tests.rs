@@ -733,6 +733,97 @@ fn few_pairs_of_top_letters_take_two_cells_from_their_own_limit() {
     }
 }
 
+/// Classes whose top two cells have more than [`TWO_CELL_PAIRS`] and at most
+/// [`TWO_CELL_MANY_PAIRS`] pairs of letters take two cells at a time over a limit of their
+/// own (by default [`TWO_CELL_MANY_PAIRS_PATHS`]), and those of more pairs one cell, whatever
+/// their paths: nodes and candidates tell the two ways apart.
+#[test]
+fn many_pairs_of_top_letters_take_two_cells_from_their_own_limit() {
+    let size: Size = "3x4".parse().unwrap();
+    let centre = CellOrder::centre_first(&Geometry::new(size));
+    let settings = BreakSettings::with_default_switchover(600);
+    // Units for every class, and two cells for 49 to 64 pairs of top letters from any number
+    // of paths (by default from `TWO_CELL_MANY_PAIRS_PATHS`, more than a 3x4 class has).
+    let units = || {
+        ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
+            .keep_candidates(true)
+            .whole_tree_paths(0)
+            .two_cell_paths_many_pairs(0)
+    };
+    for (top, second, many) in [
+        ("aeilorst", "aeilnrst", true),
+        ("aeilorst", "adeilnrst", false),
+    ] {
+        let mut sets: Vec<&str> = (0..12).map(|c| ["st", "ae", "rl", "ei"][c % 4]).collect();
+        sets[centre.cell(0)] = top;
+        sets[centre.cell(1)] = second;
+        let class = BoardClass::parse(size, &sets.join(" ")).unwrap();
+        let order = units().order_for(&class);
+        let pairs = {
+            let letters = |p: usize| class.cells()[order.cell(p)].count_ones();
+            letters(0) * letters(1)
+        };
+        assert!(pairs > TWO_CELL_PAIRS, "{class}");
+        assert_eq!(pairs <= TWO_CELL_MANY_PAIRS, many, "{class}");
+        let by_default = units().break_class(&class, &settings);
+        let two = units()
+            .two_cell_paths(0)
+            .two_cell_pairs(u32::MAX)
+            .break_class(&class, &settings);
+        let one = units()
+            .two_cell_paths(usize::MAX)
+            .break_class(&class, &settings);
+        assert_ne!(two.nodes, one.nodes, "the test must bite: {class}");
+        // The same boards and Scores; their bounds differ with the units' trees.
+        let found =
+            |o: &BreakOutcome| -> Vec<_> { o.results.iter().map(|c| (c.board, c.score)).collect() };
+        assert_eq!(found(&two), found(&one), "{class}");
+        assert!(!found(&one).is_empty(), "{class}");
+        let want = if many { &two } else { &one };
+        assert_eq!(
+            (by_default.nodes, &by_default.candidates),
+            (want.nodes, &want.candidates),
+            "{class}"
+        );
+        // Under the many pairs' own limit, one cell.
+        let many_paths = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
+            .keep_candidates(true)
+            .whole_tree_paths(0)
+            .break_class(&class, &settings);
+        assert_eq!(
+            (many_paths.nodes, &many_paths.candidates),
+            (one.nodes, &one.candidates),
+            "{class}"
+        );
+    }
+}
+
+/// Two-cell units whose top letter has more paths than the pair source's limit walk their
+/// own: the same trees, so the same nodes, candidates and results as from the shared source.
+#[test]
+fn two_cell_units_over_the_pair_source_limit_are_the_same() {
+    let size: Size = "3x4".parse().unwrap();
+    let class = BoardClass::parse(size, "st aei rl pl aeo st ei nrt sd ae rt st").unwrap();
+    let settings = BreakSettings::with_default_switchover(600);
+    let units = || {
+        ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
+            .keep_candidates(true)
+            .whole_tree_paths(0)
+            .two_cell_paths(0)
+            .two_cell_pairs(u32::MAX)
+    };
+    let shared = units().break_class(&class, &settings);
+    let own = units().pair_source_paths(0).break_class(&class, &settings);
+    assert!(!shared.results.is_empty(), "the test must bite");
+    let figures = |o: &BreakOutcome| (o.nodes, o.candidates.clone(), o.results.clone());
+    assert_eq!(figures(&own), figures(&shared));
+    // Two cells, not one: a top letter at a time makes other trees.
+    let one = units()
+        .two_cell_paths(usize::MAX)
+        .break_class(&class, &settings);
+    assert_ne!(one.nodes, shared.nodes);
+}
+
 /// The nodes a break makes are its tree's build and its merges, which are counted by the
 /// position they force.
 #[test]

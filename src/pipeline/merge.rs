@@ -8,7 +8,7 @@ use super::error::PipelineError;
 use super::journal::{ClassRecord, read_journal};
 use super::manifest::RunDir;
 use crate::board::{Board, Geometry, Size, Symmetries};
-use crate::bound::{BoardClass, BreakOutcome, BreakSettings, ClassBreaker};
+use crate::bound::{BoardClass, BreakOutcome, BreakSettings, ClassBreaker, TWO_CELL_PATHS};
 use crate::dict::Trie;
 use crate::progress::Progress;
 use crate::rng::Rng;
@@ -314,12 +314,14 @@ struct Rebreakers<'d> {
     /// `breaker` and `unpruned` as runs broke the heaviest classes before their units forced
     /// the top two cells ([`TWO_CELL_PATHS`](crate::bound::TWO_CELL_PATHS)), and classes
     /// under that limit before those of few pairs of top letters took two cells too
-    /// ([`TWO_CELL_FEW_PAIRS`](crate::bound::TWO_CELL_FEW_PAIRS)): a tree per letter of the
-    /// top cell only.
+    /// ([`TWO_CELL_FEW_PAIRS`](crate::bound::TWO_CELL_FEW_PAIRS)), and classes of more
+    /// pairs before the largest of them took two cells too
+    /// ([`TWO_CELL_MANY_PAIRS`](crate::bound::TWO_CELL_MANY_PAIRS)): a tree per letter of
+    /// the top cell only.
     one_cell: [ClassBreaker<'d>; 2],
     /// `breaker` as runs broke the heaviest classes before the two-cell units were limited
     /// to top cells of few letters ([`TWO_CELL_PAIRS`](crate::bound::TWO_CELL_PAIRS)): two
-    /// cells at a time whatever their letters.
+    /// cells at a time whatever their letters, from [`TWO_CELL_PATHS`] word paths.
     any_pairs: ClassBreaker<'d>,
     /// `breaker` and `unpruned` as runs broke classes of 16.8 to 21.0 million word paths
     /// before those were built a top letter at a time
@@ -345,7 +347,9 @@ impl<'d> Rebreakers<'d> {
                     .prune_by_score(prune)
                     .two_cell_paths(usize::MAX)
             }),
-            any_pairs: ClassBreaker::new(trie, size, scoring).two_cell_pairs(u32::MAX),
+            any_pairs: ClassBreaker::new(trie, size, scoring)
+                .two_cell_pairs(u32::MAX)
+                .two_cell_paths_many_pairs(TWO_CELL_PATHS),
             whole_as_before: [true, false].map(|prune| {
                 ClassBreaker::new(trie, size, scoring)
                     .prune_by_score(prune)

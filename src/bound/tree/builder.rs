@@ -659,20 +659,30 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     /// paths of `class` (whose top cell in the order, `first`, has one letter; its choice is
     /// left out), each key with the choice of the cell at position 1, `second`, moved below
     /// the word, sorted. One walk and one sort then serve every letter of `second`, where each
-    /// unit's own build walked and sorted nearly as many paths. False, and nothing collected,
-    /// for builders whose paths are not packed.
+    /// unit's own build walked and sorted nearly as many paths. False, and nothing collected
+    /// (the last source freed), for builders whose paths are not packed and for classes of
+    /// more than `limit` paths (counted first by a walk that keeps none, unless `limit` is
+    /// `usize::MAX`).
     pub fn collect_pair_source(
         &self,
         class: &BoardClass,
         first: usize,
         second: usize,
+        limit: usize,
         buffers: &mut PathBuffers,
     ) -> bool {
         assert_eq!(self.order.pos(first), 0, "the top cell first");
         assert_eq!(self.order.pos(second), 1, "the second cell next");
         buffers.pair_source_first = None;
         // The builds of this builder's units use packed paths, which the source must match.
-        if self.fits_small() || !self.fits_packed() {
+        let packed = !self.fits_small() && self.fits_packed();
+        // A walk that keeps no path counts them.
+        let too_many = || {
+            self.walk_paths(class, 1 << first, [0, limit], &mut Vec::<PackedPath>::new())
+                .is_err_and(|count| count > limit)
+        };
+        if !packed || (limit < usize::MAX && too_many()) {
+            buffers.release_pair_source();
             return false;
         }
         let mut paths = std::mem::take(&mut buffers.pair_source);
@@ -1106,7 +1116,8 @@ mod tests {
 
     /// A two-cell unit built from its top letter's pair source is the tree its own build
     /// makes, word for word, for every pair of letters of the top two cells, with redundant
-    /// paths dropped and without; builders whose paths are not packed make no source.
+    /// paths dropped and without; a top letter of more paths than the limit and builders
+    /// whose paths are not packed make no source.
     #[test]
     fn pair_units_from_a_shared_source_are_their_own_builds() {
         let dict = Dictionary::enable2k();
@@ -1148,8 +1159,30 @@ mod tests {
                 let mut buffers = PathBuffers::default();
                 for x in letters(first) {
                     let top = narrowed(&[(first, x)]);
-                    assert!(builder.collect_pair_source(&top, first, second, &mut buffers));
+                    let mut count = PathBuffers::default();
+                    let paths = builder
+                        .build_or_count(
+                            &top,
+                            1 << first,
+                            0,
+                            usize::MAX,
+                            &mut Arena::new(),
+                            &mut count,
+                        )
+                        .unwrap_err();
+                    // Over the limit, no source, and the last one freed.
+                    assert!(!builder.collect_pair_source(
+                        &top,
+                        first,
+                        second,
+                        paths - 1,
+                        &mut buffers
+                    ));
+                    assert!(!buffers.has_pair_source(first, 1 << x));
+                    assert_eq!(buffers.pair_source.capacity(), 0);
+                    assert!(builder.collect_pair_source(&top, first, second, paths, &mut buffers));
                     assert!(buffers.has_pair_source(first, 1 << x));
+                    assert_eq!(buffers.pair_source.len(), paths);
                     for y in letters(second) {
                         let unit = narrowed(&[(first, x), (second, y)]);
                         let forced = 1 << first | 1 << second;
@@ -1189,7 +1222,13 @@ mod tests {
         cells[order.cell(0)] = 1;
         let class = BoardClass::new(size, cells).unwrap();
         let mut buffers = PathBuffers::default();
-        assert!(!builder.collect_pair_source(&class, order.cell(0), order.cell(1), &mut buffers));
+        assert!(!builder.collect_pair_source(
+            &class,
+            order.cell(0),
+            order.cell(1),
+            usize::MAX,
+            &mut buffers
+        ));
         assert!(!buffers.has_pair_source(order.cell(0), 1));
     }
 
