@@ -670,37 +670,41 @@ fn top_split_units_add_up_to_the_whole() {
     }
 }
 
-/// Classes built a top letter at a time take two cells at a time where their top two cells
-/// have at most [`TWO_CELL_FEW_PAIRS`] pairs of letters and their paths are over that limit
-/// of their own (by default [`TWO_CELL_FEW_PAIRS_PATHS`]), and one cell where they have more
-/// pairs (up to [`TWO_CELL_PATHS`] paths) or fewer paths: nodes and candidates tell the two
-/// ways apart.
-#[test]
-fn few_pairs_of_top_letters_take_two_cells_from_their_own_limit() {
+/// Breaks 3x4 classes whose top two cells (centre first) have the letters `top` and
+/// `second` and whose other cells are fixed, each two cells at a time and a top letter at a
+/// time, and checks that:
+/// - `every_case` holds of the pairs of letters of its top two cells, and `pairs_in_range`
+///   exactly when the case says that the limit under test applies;
+/// - both ways give the same boards and Scores, and different nodes;
+/// - `lowered`, a breaker with units for every class and that limit at 0, takes two cells
+///   exactly where the limit applies;
+/// - a breaker with units for every class and the default limits takes one cell (3x4 classes
+///   have fewer paths than any two-cell limit).
+fn check_two_cells_by_pairs(
+    cases: &[(&str, &str, bool)],
+    every_case: impl Fn(u32) -> bool,
+    pairs_in_range: impl Fn(u32) -> bool,
+    lowered: impl Fn(ClassBreaker<'static>) -> ClassBreaker<'static>,
+) {
     let size: Size = "3x4".parse().unwrap();
     let centre = CellOrder::centre_first(&Geometry::new(size));
     let settings = BreakSettings::with_default_switchover(600);
-    // Units for every class, and two cells for few pairs of top letters from any number of
-    // paths (by default from `TWO_CELL_FEW_PAIRS_PATHS`, more than a 3x4 class has).
     let units = || {
         ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
             .keep_candidates(true)
             .whole_tree_paths(0)
-            .two_cell_paths_few_pairs(0)
     };
-    for (top, second, few) in [("aeiost", "aeilnr", true), ("aeiost", "aeilnrt", false)] {
+    for &(top, second, applies) in cases {
         let mut sets: Vec<&str> = (0..12).map(|c| ["st", "ae", "rl", "ei"][c % 4]).collect();
         sets[centre.cell(0)] = top;
         sets[centre.cell(1)] = second;
         let class = BoardClass::parse(size, &sets.join(" ")).unwrap();
         let order = units().order_for(&class);
         let letters = |p: usize| class.cells()[order.cell(p)].count_ones();
-        assert_eq!(
-            letters(0) * letters(1) <= TWO_CELL_FEW_PAIRS,
-            few,
-            "{class}"
-        );
-        let by_default = units().break_class(&class, &settings);
+        let pairs = letters(0) * letters(1);
+        assert!(every_case(pairs), "{class}");
+        assert_eq!(pairs_in_range(pairs), applies, "{class}");
+        let by_default = lowered(units()).break_class(&class, &settings);
         let two = units()
             .two_cell_paths(0)
             .two_cell_pairs(u32::MAX)
@@ -714,23 +718,35 @@ fn few_pairs_of_top_letters_take_two_cells_from_their_own_limit() {
             |o: &BreakOutcome| -> Vec<_> { o.results.iter().map(|c| (c.board, c.score)).collect() };
         assert_eq!(found(&two), found(&one), "{class}");
         assert!(!found(&one).is_empty(), "{class}");
-        let want = if few { &two } else { &one };
+        let want = if applies { &two } else { &one };
         assert_eq!(
             (by_default.nodes, &by_default.candidates),
             (want.nodes, &want.candidates),
             "{class}"
         );
-        // Under the few pairs' own limit, one cell.
-        let few_paths = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
-            .keep_candidates(true)
-            .whole_tree_paths(0)
-            .break_class(&class, &settings);
+        // Under the default limits, one cell.
+        let default_paths = units().break_class(&class, &settings);
         assert_eq!(
-            (few_paths.nodes, &few_paths.candidates),
+            (default_paths.nodes, &default_paths.candidates),
             (one.nodes, &one.candidates),
             "{class}"
         );
     }
+}
+
+/// Classes built a top letter at a time take two cells at a time where their top two cells
+/// have at most [`TWO_CELL_FEW_PAIRS`] pairs of letters and their paths are over that limit
+/// of their own (by default [`TWO_CELL_FEW_PAIRS_PATHS`]), and one cell where they have more
+/// pairs (up to [`TWO_CELL_PATHS`] paths) or fewer paths: nodes and candidates tell the two
+/// ways apart.
+#[test]
+fn few_pairs_of_top_letters_take_two_cells_from_their_own_limit() {
+    check_two_cells_by_pairs(
+        &[("aeiost", "aeilnr", true), ("aeiost", "aeilnrt", false)],
+        |pairs| pairs <= TWO_CELL_PAIRS,
+        |pairs| pairs <= TWO_CELL_FEW_PAIRS,
+        |b| b.two_cell_paths_few_pairs(0),
+    );
 }
 
 /// Classes whose top two cells have more than [`TWO_CELL_PAIRS`] and at most
@@ -739,63 +755,15 @@ fn few_pairs_of_top_letters_take_two_cells_from_their_own_limit() {
 /// their paths: nodes and candidates tell the two ways apart.
 #[test]
 fn many_pairs_of_top_letters_take_two_cells_from_their_own_limit() {
-    let size: Size = "3x4".parse().unwrap();
-    let centre = CellOrder::centre_first(&Geometry::new(size));
-    let settings = BreakSettings::with_default_switchover(600);
-    // Units for every class, and two cells for 49 to 64 pairs of top letters from any number
-    // of paths (by default from `TWO_CELL_MANY_PAIRS_PATHS`, more than a 3x4 class has).
-    let units = || {
-        ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
-            .keep_candidates(true)
-            .whole_tree_paths(0)
-            .two_cell_paths_many_pairs(0)
-    };
-    for (top, second, many) in [
-        ("aeilorst", "aeilnrst", true),
-        ("aeilorst", "adeilnrst", false),
-    ] {
-        let mut sets: Vec<&str> = (0..12).map(|c| ["st", "ae", "rl", "ei"][c % 4]).collect();
-        sets[centre.cell(0)] = top;
-        sets[centre.cell(1)] = second;
-        let class = BoardClass::parse(size, &sets.join(" ")).unwrap();
-        let order = units().order_for(&class);
-        let pairs = {
-            let letters = |p: usize| class.cells()[order.cell(p)].count_ones();
-            letters(0) * letters(1)
-        };
-        assert!(pairs > TWO_CELL_PAIRS, "{class}");
-        assert_eq!(pairs <= TWO_CELL_MANY_PAIRS, many, "{class}");
-        let by_default = units().break_class(&class, &settings);
-        let two = units()
-            .two_cell_paths(0)
-            .two_cell_pairs(u32::MAX)
-            .break_class(&class, &settings);
-        let one = units()
-            .two_cell_paths(usize::MAX)
-            .break_class(&class, &settings);
-        assert_ne!(two.nodes, one.nodes, "the test must bite: {class}");
-        // The same boards and Scores; their bounds differ with the units' trees.
-        let found =
-            |o: &BreakOutcome| -> Vec<_> { o.results.iter().map(|c| (c.board, c.score)).collect() };
-        assert_eq!(found(&two), found(&one), "{class}");
-        assert!(!found(&one).is_empty(), "{class}");
-        let want = if many { &two } else { &one };
-        assert_eq!(
-            (by_default.nodes, &by_default.candidates),
-            (want.nodes, &want.candidates),
-            "{class}"
-        );
-        // Under the many pairs' own limit, one cell.
-        let many_paths = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard)
-            .keep_candidates(true)
-            .whole_tree_paths(0)
-            .break_class(&class, &settings);
-        assert_eq!(
-            (many_paths.nodes, &many_paths.candidates),
-            (one.nodes, &one.candidates),
-            "{class}"
-        );
-    }
+    check_two_cells_by_pairs(
+        &[
+            ("aeilorst", "aeilnrst", true),
+            ("aeilorst", "adeilnrst", false),
+        ],
+        |pairs| pairs > TWO_CELL_PAIRS,
+        |pairs| pairs <= TWO_CELL_MANY_PAIRS,
+        |b| b.two_cell_paths_many_pairs(0),
+    );
 }
 
 /// Two-cell units whose top letter has more paths than the pair source's limit walk their
