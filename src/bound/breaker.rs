@@ -316,14 +316,16 @@ pub const TWO_CELL_FEW_PAIRS: u32 = 36;
 pub const TWO_CELL_FEW_PAIRS_PATHS: usize = 5 << 22;
 
 /// The most pairs of letters of the top two cells for which a class over
-/// [`TWO_CELL_MANY_PAIRS_PATHS`] is built two cells at a time (64: two cells of `hklnrsty`).
-/// Only classes with consonant edges merged have that many paths (the default 4x4
-/// partition's largest class of 64 pairs in the estimate's 471 draws has 45.2 million).
-/// Measured (one thread, whole process, S = 3500, merged-edge 4x4 classes, the two ways at
-/// the same time on the two cores, then swapped; docs/NOTES-bench.md): 64 pairs 0.99 of the
-/// time at 0.72 of the peak memory (5181, 92.1 million paths) and 1.02 at 0.69 (1651, 60.6
-/// million); 96 pairs 1.16x at 0.78 (835, 60.5 million).
-pub const TWO_CELL_MANY_PAIRS: u32 = 64;
+/// [`TWO_CELL_MANY_PAIRS_PATHS`] is built two cells at a time (72: a cell of `aeijou` and
+/// one of `bcdfgmpqvwxz`). Only classes with consonant edges merged have that many paths
+/// (the default 4x4 partition's largest class of 64 pairs in the estimate's 471 draws has
+/// 45.2 million, of 72 or 96 pairs 10.0 million). Measured (one thread, whole process, S =
+/// 3500, merged-edge 4x4 classes, the two ways at the same time on the two cores, then
+/// swapped; docs/NOTES-bench.md): 64 pairs 0.99 of the time at 0.72 of the peak memory
+/// (5181, 92.1 million paths) and 1.02 at 0.69 (1651, 60.6 million); 72 pairs 0.92 at 0.65
+/// (8527, 197.4 million: 4.0 → 2.6 GiB) and 1.16x at 0.77 (3337, 73.5 million); 96 pairs
+/// 1.16x at 0.78 (835, 60.5 million).
+pub const TWO_CELL_MANY_PAIRS: u32 = 72;
 
 /// The most word paths of a class whose top two cells have more than [`TWO_CELL_PAIRS`]
 /// and at most [`TWO_CELL_MANY_PAIRS`] pairs of letters that is built a letter of its top cell

@@ -752,13 +752,15 @@ fn few_pairs_of_top_letters_take_two_cells_from_their_own_limit() {
 /// Classes whose top two cells have more than [`TWO_CELL_PAIRS`] and at most
 /// [`TWO_CELL_MANY_PAIRS`] pairs of letters take two cells at a time over a limit of their
 /// own (by default [`TWO_CELL_MANY_PAIRS_PATHS`]), and those of more pairs one cell, whatever
-/// their paths: nodes and candidates tell the two ways apart.
+/// their paths: nodes and candidates tell the two ways apart. The cases: 64 pairs (two
+/// cells of `hklnrsty`), 72 and 81.
 #[test]
 fn many_pairs_of_top_letters_take_two_cells_from_their_own_limit() {
     check_two_cells_by_pairs(
         &[
             ("aeilorst", "aeilnrst", true),
-            ("aeilorst", "adeilnrst", false),
+            ("aeilorst", "adeilnrst", true),
+            ("adeilorst", "adeilnrst", false),
         ],
         |pairs| pairs > TWO_CELL_PAIRS,
         |pairs| pairs <= TWO_CELL_MANY_PAIRS,
