@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The merged-edge and the default 4x4 partition estimated over the same draws, at the same hours.
 
-    scripts/merged-edges-ratio.py OUTDIR JOURNAL SEED
+    scripts/merged-edges-ratio.py OUTDIR JOURNAL SEED [OUTDIR JOURNAL SEED ...]
 
 OUTDIR is what `scripts/bench-merged-edges.sh OUTDIR ID...` wrote: each merged-edge class's
 CPU seconds and those of its default-partition children, broken at the same time on the two
@@ -17,6 +17,15 @@ default class is the child of exactly one merged class, so the children's second
 as the draws weight their merged class, add up to the default proof. The two estimates share
 their draws, so their ratio is much tighter than either. Prints the per-class table, the two
 estimates and the ratio of their CPU seconds.
+
+Several OUTDIR JOURNAL SEED triples (the draws of several seeds' journals, each measured into
+its own OUTDIR) are pooled as `estimate --seed A,B --journal ... --journal ...` pools them:
+one estimate a side from all their draws.
+
+A merged class re-measured later against a changed breaker can carry its ratio: a file
+OUTDIR/merged-factors.tsv, if present, has lines `merged_id<TAB>factor` (with a header line),
+and those classes' merged seconds are multiplied by their factor (the per-class table shows
+the factored seconds and marks them with `*`).
 
 BOGGLEMAX (default target/release/bogglemax) is the binary that runs the estimates.
 """
@@ -57,60 +66,90 @@ def measured(path):
     return totals
 
 
-def estimate(bogglemax, journal, seed, k):
-    out = subprocess.run(
-        [bogglemax, "estimate", "--size", "4x4", "--partition", MERGED_PARTITION, "--score",
-         "3500", "--threads", "1", "--seed", str(seed), "--sample", str(k), "--journal",
-         journal, "--quiet"],
-        capture_output=True, text=True, check=True).stdout
+def read_factors(path):
+    """merged id -> factor from OUTDIR/merged-factors.tsv, or nothing if there is no file."""
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return {int(row["merged_id"]): float(row["factor"])
+                for row in csv.DictReader(f, delimiter="\t")}
+
+
+def estimate(bogglemax, journals, seeds, samples):
+    """The pooled estimate over the journals (one a seed, its first `samples` draws)."""
+    args = [bogglemax, "estimate", "--size", "4x4", "--partition", MERGED_PARTITION, "--score",
+            "3500", "--threads", "1", "--seed", ",".join(map(str, seeds)), "--sample",
+            ",".join(map(str, samples)), "--quiet"]
+    for journal in journals:
+        args += ["--journal", journal]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     lines = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
     return float(lines["cpu_seconds"]), lines["cpu_hours"]
 
 
-def main():
-    if len(sys.argv) != 4:
-        raise SystemExit(__doc__.split("\n\n")[1])
-    outdir, journal, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    bogglemax = os.environ.get("BOGGLEMAX", "target/release/bogglemax")
+def measured_prefix(outdir, journal):
+    """The journal's first draws whose merged class and children are all measured in OUTDIR:
+    [(class id, journal seconds)], and per side the measured seconds a class."""
     for path in (os.path.join(outdir, "merged.tsv"), os.path.join(outdir, "children.tsv"), journal):
         if not os.path.isfile(path):
             raise SystemExit(f"error: no file {path}")
     merged = measured(os.path.join(outdir, "merged.tsv"))
     children = measured(os.path.join(outdir, "children.tsv"))
+    factors = read_factors(os.path.join(outdir, "merged-factors.tsv"))
     done_path = os.path.join(outdir, "children-done")
     done = set()
     if os.path.exists(done_path):
         with open(done_path) as f:
             done = {int(line) for line in f if line.strip()}
-    draws = journal_classes(journal)
     prefix = []
-    for class_id, seconds in draws:
+    for class_id, seconds in journal_classes(journal):
         if class_id not in merged or class_id not in done:
             break
         if class_id in (c for c, _ in prefix):
             continue
         prefix.append((class_id, seconds))
     if not prefix:
-        raise SystemExit("error: the journal's first draw is not measured yet")
+        raise SystemExit(f"error: {journal}'s first draw is not measured yet in {outdir}")
+    print(f"# {outdir}")
     print("merged_id\tchildren\tmerged_s\tchildren_s\tratio\tnodes_ratio\tmerged_MiB\tchild_MiB")
     for class_id, _ in prefix:
         ms, _, mn, mr = merged[class_id]
+        mark = ""
+        if class_id in factors:
+            ms *= factors[class_id]
+            merged[class_id] = (ms,) + merged[class_id][1:]
+            mark = "*"
         cs, cn, cno, cr = children[class_id]
-        print(f"{class_id}\t{cn}\t{ms:.1f}\t{cs:.1f}\t{ms / cs:.3f}\t{mn / cno:.3f}\t"
+        print(f"{class_id}\t{cn}\t{ms:.1f}{mark}\t{cs:.1f}\t{ms / cs:.3f}\t{mn / cno:.3f}\t"
               f"{mr // 1024}\t{cr // 1024}")
-    k = len(prefix)
+    return prefix, {"merged": merged, "children": children}
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or len(args) % 3 != 0:
+        raise SystemExit(__doc__.split("\n\n")[1])
+    bogglemax = os.environ.get("BOGGLEMAX", "target/release/bogglemax")
+    triples = [(args[i], args[i + 1], int(args[i + 2])) for i in range(0, len(args), 3)]
+    measured_draws = [measured_prefix(outdir, journal) for outdir, journal, _ in triples]
+    seeds = [seed for _, _, seed in triples]
+    samples = [len(prefix) for prefix, _ in measured_draws]
     results = {}
-    # The factors and journal copies are scratch: OUTDIR keeps only what was measured.
+    # The journal copies are scratch: OUTDIR keeps only what was measured.
     with tempfile.TemporaryDirectory() as scratch:
-        with open(journal, "rb") as f:
-            data = f.read()
-        for side, table in (("merged", merged), ("children", children)):
-            factors = {class_id: table[class_id][0] / seconds for class_id, seconds in prefix}
-            copy = os.path.join(scratch, f"{side}.journal")
-            with open(copy, "wb") as f:
-                f.write(rescale_journals.rescale(data, factors))
-            results[side] = estimate(bogglemax, copy, seed, k)
-    print(f"draws: {k}")
+        for side in ("merged", "children"):
+            copies = []
+            for i, ((_, journal, _), (prefix, tables)) in enumerate(zip(triples, measured_draws)):
+                with open(journal, "rb") as f:
+                    data = f.read()
+                table = tables[side]
+                factors = {class_id: table[class_id][0] / seconds for class_id, seconds in prefix}
+                copy = os.path.join(scratch, f"{side}.{i}.journal")
+                with open(copy, "wb") as f:
+                    f.write(rescale_journals.rescale(data, factors))
+                copies.append(copy)
+            results[side] = estimate(bogglemax, copies, seeds, samples)
+    print(f"draws: {' + '.join(map(str, samples))} (seeds {', '.join(map(str, seeds))})")
     print(f"merged partition: {results['merged'][1]} CPU-hours")
     print(f"default partition, the same draws: {results['children'][1]} CPU-hours")
     print(f"merged / default: {results['merged'][0] / results['children'][0]:.3f}")
