@@ -96,6 +96,10 @@ def measured_prefix(outdir, journal):
     merged = measured(os.path.join(outdir, "merged.tsv"))
     children = measured(os.path.join(outdir, "children.tsv"))
     factors = read_factors(os.path.join(outdir, "merged-factors.tsv"))
+    for class_id, factor in factors.items():
+        if class_id in merged:
+            seconds, rest = merged[class_id][0], merged[class_id][1:]
+            merged[class_id] = (seconds * factor,) + rest
     done_path = os.path.join(outdir, "children-done")
     done = set()
     if os.path.exists(done_path):
@@ -114,11 +118,7 @@ def measured_prefix(outdir, journal):
     print("merged_id\tchildren\tmerged_s\tchildren_s\tratio\tnodes_ratio\tmerged_MiB\tchild_MiB")
     for class_id, _ in prefix:
         ms, _, mn, mr = merged[class_id]
-        mark = ""
-        if class_id in factors:
-            ms *= factors[class_id]
-            merged[class_id] = (ms,) + merged[class_id][1:]
-            mark = "*"
+        mark = "*" if class_id in factors else ""
         cs, cn, cno, cr = children[class_id]
         print(f"{class_id}\t{cn}\t{ms:.1f}{mark}\t{cs:.1f}\t{ms / cs:.3f}\t{mn / cno:.3f}\t"
               f"{mr // 1024}\t{cr // 1024}")
@@ -143,10 +143,11 @@ def main():
                 with open(journal, "rb") as f:
                     data = f.read()
                 table = tables[side]
-                factors = {class_id: table[class_id][0] / seconds for class_id, seconds in prefix}
+                to_measured = {class_id: table[class_id][0] / seconds
+                               for class_id, seconds in prefix}
                 copy = os.path.join(scratch, f"{side}.{i}.journal")
                 with open(copy, "wb") as f:
-                    f.write(rescale_journals.rescale(data, factors))
+                    f.write(rescale_journals.rescale(data, to_measured))
                 copies.append(copy)
             results[side] = estimate(bogglemax, copies, seeds, samples)
     print(f"draws: {' + '.join(map(str, samples))} (seeds {', '.join(map(str, seeds))})")
