@@ -136,12 +136,14 @@ def main():
     samples = [len(prefix) for prefix, _ in measured_draws]
     results = {}
     # The journal copies are scratch: OUTDIR keeps only what was measured.
+    journals = []
+    for _, journal, _ in triples:
+        with open(journal, "rb") as f:
+            journals.append(f.read())
     with tempfile.TemporaryDirectory() as scratch:
         for side in ("merged", "children"):
             copies = []
-            for i, ((_, journal, _), (prefix, tables)) in enumerate(zip(triples, measured_draws)):
-                with open(journal, "rb") as f:
-                    data = f.read()
+            for i, (data, (prefix, tables)) in enumerate(zip(journals, measured_draws)):
                 table = tables[side]
                 to_measured = {class_id: table[class_id][0] / seconds
                                for class_id, seconds in prefix}
