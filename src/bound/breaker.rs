@@ -329,7 +329,12 @@ pub const TWO_CELL_MANY_PAIRS: u32 = 72;
 
 /// The most word paths of a class whose top two cells have more than [`TWO_CELL_PAIRS`]
 /// and at most [`TWO_CELL_MANY_PAIRS`] pairs of letters that is built a letter of its top cell
-/// at a time (50.3 million); a class with more is built two cells at a time.
+/// at a time (50.3 million); a class with more is built two cells at a time. Below it two
+/// cells at 72 pairs won as often as they lost (one thread, whole process, S = 3500,
+/// merged-edge 4x4 classes, the two ways at the same time on the two cores, then swapped):
+/// 0.86 of the time on 3897 (46.6 million paths) and 1.18x on 1035 (41.5 million), at 0.70
+/// and 0.77 of the peak memory; a class that small needs the memory less
+/// (docs/NOTES-bench.md).
 pub const TWO_CELL_MANY_PAIRS_PATHS: usize = 3 << 24;
 
 /// The most paths of a top letter's unit whose two-cell units share one walk and sort of them
