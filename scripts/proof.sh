@@ -9,8 +9,10 @@
 # (default 8 x SCORE for 3x3, 8/3 x SCORE for 3x4, else 2 x SCORE), RUN (run directory, default
 # shards/proof-SIZE-SCORE), BOGGLEMAX (binary, default target/release/bogglemax), TOP (rows
 # of the table to print, default 50).
-# Rerunning after an interruption resumes where the run stopped; a run directory planned
-# with other settings is refused.
+# PARTITION defaults to 'aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz'.
+# Rerunning after an interruption resumes where the run stopped, with the partition the run
+# was planned with unless PARTITION is given; a run directory planned with other settings
+# is refused.
 # 4x4 (and any size with ESTIMATE=1; ESTIMATE=0 never): a new run is first estimated
 # (`bogglemax estimate`, ESTIMATE_BUDGET seconds, default 180) and planned by the estimate's
 # costs; a run projected past MAX_HOURS (default 48) of wall time on JOBS cores is planned but
@@ -26,15 +28,10 @@ from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER
 cd "$(dirname "$0")/.."
 
 if [[ $# -ne 1 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 SIZE=$1
-# Corners take any letter (one bucket): a class then holds 16 classes of the corner split
-# 'aeiosuy bcdfghjklmnpqrtvwxz', and one tree, branched on the corners last, costs 0.46-0.64
-# of their sum on 4x4 (0.53 over eight classes) and 0.4-0.6 on 3x4 (docs/NOTES-bench.md,
-# "Corners in one bucket" and "Pairs counted again"). On 3x3 the same partition takes 0.65 of
-# the time of two buckets on every cell.
 case "$SIZE" in
     # The switchover (branch by merging while a tree's bound is above it, then OrderlyBound)
     # is best at 2 x S on 4x4, plan's default, but smaller boards merge less at their best
@@ -42,10 +39,10 @@ case "$SIZE" in
     # above the bound of every ENABLE2K class of this partition, at most 1,865: each letter
     # of the top cell goes to OrderlyBound unmerged) took 0.74 of the time of 2 x S; on 3x4,
     # 8/3 x S (4000 at 1500) took 0.81 of it on 24 classes drawn by cost.
-    3x3) : "${SCORE:=500}" "${SHARDS:=16}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" "${SWITCHOVER:=$((SCORE * 8))}" ;;
-    3x4) : "${SCORE:=1500}" "${SHARDS:=64}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" "${SWITCHOVER:=$((SCORE * 8 / 3))}" ;;
-    4x4) : "${SCORE:=3500}" "${SHARDS:=1024}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" ;;
-    *) : "${SCORE:?set SCORE for size $SIZE}" "${SHARDS:=64}" "${PARTITION:=aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz}" ;;
+    3x3) : "${SCORE:=500}" "${SHARDS:=16}" "${SWITCHOVER:=$((SCORE * 8))}" ;;
+    3x4) : "${SCORE:=1500}" "${SHARDS:=64}" "${SWITCHOVER:=$((SCORE * 8 / 3))}" ;;
+    4x4) : "${SCORE:=3500}" "${SHARDS:=1024}" ;;
+    *) : "${SCORE:?set SCORE for size $SIZE}" "${SHARDS:=64}" ;;
 esac
 JOBS=${JOBS:-$(nproc)}
 # RUN and WORDLIST given by the caller are relative to the caller; the default RUN
@@ -60,6 +57,20 @@ if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 TOP=${TOP:-50}
 [[ -x "$BOGGLEMAX" ]] || { echo "proof.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }
+
+# Without PARTITION, a run being resumed keeps the partition it was planned with.
+if [[ -z "${PARTITION:-}" && -e "$RUN/manifest.bmx" ]]; then
+    PARTITION=$("$BOGGLEMAX" status "$RUN" | sed -n 's/^partition: //p')
+    [[ -n "$PARTITION" ]] || { echo "proof.sh: cannot read the partition of $RUN" >&2; exit 2; }
+fi
+# The default partition: three buckets (vowels, two consonant sets), corners whole.
+# Corners take any letter (one bucket): a class then holds 16 classes of the corner split
+# 'aeiosuy bcdfghjklmnpqrtvwxz', and one tree, branched on the corners last, costs 0.46-0.64
+# of their sum on 4x4 (0.53 over eight classes) and 0.4-0.6 on 3x4 (docs/NOTES-bench.md,
+# "Corners in one bucket" and "Pairs counted again"). On 3x3 the same partition takes 0.65 of
+# the time of two buckets on every cell.
+default_partition="aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz"
+: "${PARTITION:=$default_partition}"
 
 dict_flags=()
 [[ -n "${WORDLIST:-}" ]] && dict_flags=(--wordlist "$WORDLIST")

@@ -177,6 +177,57 @@ fn proof_script_estimates_first_and_refuses_long_local_runs() {
     assert!(saved.contains("tasks: 3"), "{saved}");
 }
 
+/// `proof.sh` without PARTITION resumes a run with the partition it was planned with (a new
+/// 4x4 run's partition depends on the machine's memory, so a rerun must not); a rerun that
+/// names another partition is refused and leaves the run as it was.
+#[test]
+fn proof_script_resumes_a_run_with_its_own_partition() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    small_wordlist(dir.path(), "aerstdn");
+    let run = |partition: Option<&str>| {
+        let mut command = Command::new(repo().join("scripts/proof.sh"));
+        command
+            .arg("2x3")
+            .current_dir(dir.path())
+            .env("BOGGLEMAX", env!("CARGO_BIN_EXE_bogglemax"))
+            .envs([
+                ("RUN", "run"),
+                ("WORDLIST", "words.txt"),
+                ("SCORE", "20"),
+                ("SHARDS", "2"),
+                ("JOBS", "1"),
+            ])
+            .env_remove("PARTITION");
+        if let Some(p) = partition {
+            command.env("PARTITION", p);
+        }
+        command.output().expect("proof.sh runs")
+    };
+    let results = dir.path().join("run/results.csv");
+
+    let first = run(Some("aeiou bcdfghjklmnpqrstvwxyz"));
+    assert!(first.status.success(), "{first:?}");
+    let planned = std::fs::read_to_string(&results).expect("results.csv");
+    assert!(planned.lines().count() > 1, "{planned}");
+
+    let again = run(None);
+    assert!(again.status.success(), "{again:?}");
+    let text = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        text.contains("(same settings)") && text.contains("proof: complete"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read_to_string(&results).expect("results"), planned);
+
+    let other = run(Some(
+        "aeiou bcdfghjklmnpqrstvwxyz, corner:abcdefghijklmnopqrstuvwxyz",
+    ));
+    assert!(!other.status.success(), "{other:?}");
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(err.contains("planned with other settings"), "{err}");
+    assert_eq!(std::fs::read_to_string(&results).expect("results"), planned);
+}
+
 /// `publish.sh` proves a size for a word list and writes its boards in the format of
 /// refdata/ (`board: score`, best first) under a header that names the command, the word
 /// list's sha256 and the proof's figures, and rebuilds the results table; a rerun of the
