@@ -12,7 +12,7 @@
 # (CORE, default 0) and its CPU seconds and peak RSS are printed with the verdict. BOGGLEMAX
 # (default target/release/bogglemax) is the binary; logs go to LOGDIR (default a new
 # temporary directory, printed). Exit status 0 when every class checked gives exactly its
-# published boards, 1 when one does not.
+# published boards, 1 when one does not, 2 on bad input (no binary, no refdata, a wrong id).
 {
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,8 +22,8 @@ shift
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 REFDATA=${REFDATA:-../shared/refdata/best-boards-4x4.enable2k.txt}
 CORE=${CORE:-0}
-[[ -x "$BOGGLEMAX" ]] || { echo "error: no binary at $BOGGLEMAX (make build)" >&2; exit 1; }
-[[ -r "$REFDATA" ]] || { echo "error: cannot read the published boards at $REFDATA" >&2; exit 1; }
+[[ -x "$BOGGLEMAX" ]] || { echo "error: no binary at $BOGGLEMAX (make build)" >&2; exit 2; }
+[[ -r "$REFDATA" ]] || { echo "error: cannot read the published boards at $REFDATA" >&2; exit 2; }
 LOGDIR=${LOGDIR:-$(mktemp -d)}
 mkdir -p "$LOGDIR"
 echo "logs: $LOGDIR"
