@@ -52,10 +52,9 @@ for id in "${ids[@]}"; do
     /usr/bin/time -f '%U %S %M' -o "$LOGDIR/$id.time" taskset -c "$CORE" \
         "$BOGGLEMAX" break-class --size 4x4 --score 3500 $class > "$LOGDIR/$id.out"
     # The breaker prints result boards as they lie in the class; compare canonical forms.
-    sed -n 's/^result: \([a-z]*\) .*score=\([0-9]*\)$/\1 \2/p' "$LOGDIR/$id.out" |
-        while read -r board score; do
-            echo "$("$BOGGLEMAX" canon --size 4x4 "$board" | sed 's/:.*//') $score"
-        done | sort > "$LOGDIR/$id.found"
+    sed -n 's/^result: \([a-z]*\) .*score=\([0-9]*\)$/\1 \2/p' "$LOGDIR/$id.out" > "$LOGDIR/$id.results"
+    paste -d' ' <(cut -d' ' -f1 "$LOGDIR/$id.results" | "$BOGGLEMAX" canon --size 4x4 | sed 's/:.*//') \
+        <(cut -d' ' -f2 "$LOGDIR/$id.results") | sort > "$LOGDIR/$id.found"
     grep "^$id " "$published" | cut -d' ' -f2,3 | sort > "$LOGDIR/$id.expected"
     read -r user sys rss < "$LOGDIR/$id.time"
     cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
