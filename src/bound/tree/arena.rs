@@ -145,6 +145,36 @@ impl Iterator for SumChoices<'_> {
     }
 }
 
+/// The choice children of a sum node with their bounds, as (choice, position, bound), top
+/// position first ([`Arena::choices_with_bounds`]).
+pub struct SumChoiceBounds<'a> {
+    /// The stored entries, `(choice, bound)` pairs: empty for a pass-through.
+    entries: &'a [u32],
+    /// The positions not yet returned.
+    positions: u32,
+    /// The one child of a pass-through sum and its bound (the sum's), until it is returned.
+    pass: Option<(ChoiceId, u32)>,
+}
+
+impl Iterator for SumChoiceBounds<'_> {
+    type Item = (ChoiceId, usize, u32);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.positions == 0 {
+            return None;
+        }
+        let pos = self.positions.trailing_zeros() as usize;
+        self.positions &= self.positions - 1;
+        if let Some((choice, bound)) = self.pass.take() {
+            return Some((choice, pos, bound));
+        }
+        let item = (self.entries[0], pos, self.entries[1]);
+        self.entries = &self.entries[2..];
+        Some(item)
+    }
+}
+
 /// Where a sum node's child entries are, for merging: stored in the arena from an offset, or,
 /// for a pass-through sum, the one entry itself (its choice, whose bound is the sum's).
 #[derive(Clone, Copy)]
@@ -324,6 +354,32 @@ impl Arena {
         }
     }
 
+    /// [`Arena::choices`] with each choice's bound; `bound` is the sum node's own (from its
+    /// parent's entry), which is its choice's when it is a pass-through.
+    #[inline]
+    pub fn choices_with_bounds(&self, sum: SumId, bound: u32) -> SumChoiceBounds<'_> {
+        let positions = self.positions(sum);
+        if positions == 0 {
+            return SumChoiceBounds {
+                entries: &[],
+                positions,
+                pass: None,
+            };
+        }
+        if self.is_pass(sum) {
+            return SumChoiceBounds {
+                entries: &[],
+                positions,
+                pass: Some((sum, bound)),
+            };
+        }
+        SumChoiceBounds {
+            entries: self.sum_entry_slice(sum as usize),
+            positions,
+            pass: None,
+        }
+    }
+
     /// The position of a choice node's cell in the cell order (stored in its header; merges
     /// read it there directly).
     #[cfg(test)]
@@ -367,6 +423,12 @@ impl Arena {
     #[inline]
     pub fn choice_child(&self, choice: ChoiceId, letter: u8) -> Option<SumId> {
         self.choice_entry(choice, letter).map(|c| c.node)
+    }
+
+    /// The sum child of a choice node for `letter` and the child's bound, if it has one.
+    #[inline]
+    pub fn choice_child_bound(&self, choice: ChoiceId, letter: u8) -> Option<(SumId, u32)> {
+        self.choice_entry(choice, letter).map(|c| (c.node, c.bound))
     }
 
     /// The entry (sum child and its bound) of a choice node for `letter`, if it has one.
