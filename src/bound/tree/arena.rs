@@ -896,11 +896,22 @@ mod tests {
             assert_eq!((arena.bound(pass.node), pass.bound), (7, 7));
             let kids: Vec<_> = arena.choices(pass.node).collect();
             assert_eq!(kids, [(choice.node, pos)]);
+            // With bounds: a pass-through's choice has the bound its parent gave the sum.
+            let kids: Vec<_> = arena.choices_with_bounds(pass.node, pass.bound).collect();
+            assert_eq!(kids, [(choice.node, pos, 7)]);
+            assert_eq!(
+                arena.choice_child_bound(choice.node, 2),
+                Some((LEAF | 7, 7))
+            );
+            assert_eq!(arena.choice_child_bound(choice.node, 1), None);
             arena.check(pass.node, pos).unwrap();
             // A stored twin with points.
             let twin = arena.push_sum(5, 1 << pos, &[choice]);
             assert!(!arena.is_pass(twin.node));
             assert_eq!((arena.points(twin.node), arena.bound(twin.node)), (5, 12));
+            // A stored sum's choices carry the bounds of its own entries.
+            let kids: Vec<_> = arena.choices_with_bounds(twin.node, twin.bound).collect();
+            assert_eq!(kids, [(choice.node, pos, 7)]);
             arena.check(twin.node, pos).unwrap();
             // Branching: the letter's child, or nothing for a letter it lacks.
             assert_eq!(arena.branch_bound(pass.node, 7, pos, 2), 7);
