@@ -116,35 +116,6 @@ pub(super) fn sat(x: u64) -> u32 {
     x.min(u32::MAX as u64) as u32
 }
 
-/// The choice children of a sum node, as (choice, position), top position first.
-pub struct SumChoices<'a> {
-    /// The stored entries, `(choice, bound)` pairs: empty for a pass-through.
-    entries: &'a [u32],
-    /// The positions not yet returned.
-    positions: u32,
-    /// The one child of a pass-through sum, until it is returned.
-    pass: Option<ChoiceId>,
-}
-
-impl Iterator for SumChoices<'_> {
-    type Item = (ChoiceId, usize);
-
-    #[inline]
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.positions == 0 {
-            return None;
-        }
-        let pos = self.positions.trailing_zeros() as usize;
-        self.positions &= self.positions - 1;
-        if let Some(choice) = self.pass.take() {
-            return Some((choice, pos));
-        }
-        let item = (self.entries[0], pos);
-        self.entries = &self.entries[2..];
-        Some(item)
-    }
-}
-
 /// The choice children of a sum node with their bounds, as (choice, position, bound), top
 /// position first ([`Arena::choices_with_bounds`]).
 pub struct SumChoiceBounds<'a> {
@@ -331,27 +302,10 @@ impl Arena {
     /// The choice children of a sum node with their positions, top position first (read
     /// from the sum node, or for a pass-through from its id, without touching the children).
     #[inline]
-    pub fn choices(&self, sum: SumId) -> SumChoices<'_> {
-        let positions = self.positions(sum);
-        if positions == 0 {
-            return SumChoices {
-                entries: &[],
-                positions,
-                pass: None,
-            };
-        }
-        if self.is_pass(sum) {
-            return SumChoices {
-                entries: &[],
-                positions,
-                pass: Some(sum),
-            };
-        }
-        SumChoices {
-            entries: self.sum_entry_slice(sum as usize),
-            positions,
-            pass: None,
-        }
+    pub fn choices(&self, sum: SumId) -> impl Iterator<Item = (ChoiceId, usize)> + '_ {
+        // Without a bound at hand, a pass-through's is given as 0 and dropped with the rest.
+        self.choices_with_bounds(sum, 0)
+            .map(|(choice, pos, _)| (choice, pos))
     }
 
     /// [`Arena::choices`] with each choice's bound; `bound` is the sum node's own (from its
