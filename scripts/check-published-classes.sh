@@ -13,6 +13,16 @@
 # (default target/release/bogglemax) is the binary; logs go to LOGDIR (default a new
 # temporary directory, printed). Exit status 0 when every class checked gives exactly its
 # published boards, 1 when one does not, 2 on bad input (no binary, no refdata, a wrong id).
+#
+# A class that takes hours can be broken in pieces that a stopped run does not lose:
+# SPLIT_CELL=N (a cell number, column-major) breaks each class as one `break-class` per letter
+# of cell N, that cell held to the letter. The pieces partition the class, so their results
+# together are the class's (a piece is not its own mirror image where the class was, so both
+# boards of a pair may come out; their canonical forms are counted once); the CPU seconds
+# printed are the pieces' sum and the memory their largest. Splitting the first cell of the
+# class's `cell_order:` costs about what its top split does in one run. Every class or piece
+# whose log in LOGDIR is complete (written under a temporary name, renamed when it ends) is
+# not broken again: run the same command with the same LOGDIR to go on after a stop.
 {
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,9 +34,19 @@ REFDATA=${REFDATA:-../shared/refdata/best-boards-4x4.enable2k.txt}
 CORE=${CORE:-0}
 [[ -x "$BOGGLEMAX" ]] || { echo "error: no binary at $BOGGLEMAX (make build)" >&2; exit 2; }
 [[ -r "$REFDATA" ]] || { echo "error: cannot read the published boards at $REFDATA" >&2; exit 2; }
+SPLIT_CELL=${SPLIT_CELL:-}
+[[ -z "$SPLIT_CELL" || "$SPLIT_CELL" =~ ^([0-9]|1[0-5])$ ]] ||
+    { echo "error: SPLIT_CELL must be a cell number of a 4x4 board, 0-15: $SPLIT_CELL" >&2; exit 2; }
 LOGDIR=${LOGDIR:-$(mktemp -d)}
 mkdir -p "$LOGDIR"
 echo "logs: $LOGDIR"
+# A LOGDIR goes on only with the partition it was started with: class ids are per partition.
+if [[ -e "$LOGDIR/partition" ]]; then
+    [[ "$(cat "$LOGDIR/partition")" == "$partition" ]] ||
+        { echo "error: $LOGDIR holds the logs of another partition: $(cat "$LOGDIR/partition")" >&2; exit 2; }
+else
+    echo "$partition" > "$LOGDIR/partition"
+fi
 
 # Each published board, canonical, with the canonical id of its class: "ID BOARD SCORE".
 published=$LOGDIR/published.txt
@@ -43,22 +63,58 @@ ids=("$@")
 if [[ ${#ids[@]} -eq 0 ]]; then
     mapfile -t ids < <(cut -d' ' -f1 "$published" | sort -n -u)
 fi
+
+# Breaks one piece (the whole class, or it with the split cell held to one letter) into
+# LOGDIR/NAME.out and NAME.time, unless an earlier run finished it.
+break_piece() {
+    local name=$1
+    shift
+    [[ -s "$LOGDIR/$name.out" && -s "$LOGDIR/$name.time" ]] && return 0
+    /usr/bin/time -f '%U %S %M' -o "$LOGDIR/$name.time.part" taskset -c "$CORE" \
+        "$BOGGLEMAX" break-class --size 4x4 --score 3500 "$@" > "$LOGDIR/$name.out.part"
+    mv "$LOGDIR/$name.out.part" "$LOGDIR/$name.out"
+    mv "$LOGDIR/$name.time.part" "$LOGDIR/$name.time"
+}
+
 failed=0
 for id in "${ids[@]}"; do
     [[ "$id" =~ ^[0-9]+$ ]] || { echo "error: not a class id: $id" >&2; exit 2; }
     grep -q "^$id " "$published" || { echo "error: class $id holds no published board" >&2; exit 2; }
     class=$("$BOGGLEMAX" class --size 4x4 --partition "$partition" --id "$id" | sed -n 's/^class: //p')
-    # shellcheck disable=SC2086 # the class is one letter set a word
-    /usr/bin/time -f '%U %S %M' -o "$LOGDIR/$id.time" taskset -c "$CORE" \
-        "$BOGGLEMAX" break-class --size 4x4 --score 3500 $class > "$LOGDIR/$id.out"
+    read -r -a cells <<< "$class"
+    pieces=()
+    if [[ -z "$SPLIT_CELL" ]]; then
+        break_piece "$id" "${cells[@]}"
+        pieces=("$id")
+    else
+        letters=${cells[$SPLIT_CELL]}
+        for ((k = 0; k < ${#letters}; k++)); do
+            piece=("${cells[@]}")
+            piece[SPLIT_CELL]=${letters:k:1}
+            break_piece "$id.$SPLIT_CELL${letters:k:1}" "${piece[@]}"
+            pieces+=("$id.$SPLIT_CELL${letters:k:1}")
+            echo "class $id, cell $SPLIT_CELL = ${letters:k:1}: done ($(cut -d' ' -f1 "$LOGDIR/${pieces[-1]}.time") user s)"
+        done
+    fi
     # The breaker prints result boards as they lie in the class; compare canonical forms.
-    sed -n 's/^result: \([a-z]*\) .*score=\([0-9]*\)$/\1 \2/p' "$LOGDIR/$id.out" > "$LOGDIR/$id.results"
+    : > "$LOGDIR/$id.results"
+    cpu=0
+    rss=0
+    for piece in "${pieces[@]}"; do
+        sed -n 's/^result: \([a-z]*\) .*score=\([0-9]*\)$/\1 \2/p' "$LOGDIR/$piece.out" >> "$LOGDIR/$id.results"
+        read -r user sys kib < "$LOGDIR/$piece.time"
+        cpu=$(awk -v c="$cpu" -v u="$user" -v s="$sys" 'BEGIN { print c + u + s }')
+        if ((kib > rss)); then rss=$kib; fi
+    done
+    # A whole class's boards are distinct (a board found twice is a fault to show), pieces'
+    # may repeat a mirror pair's canonical form.
+    unique=()
+    [[ -n "$SPLIT_CELL" ]] && unique=(-u)
     paste -d' ' <(cut -d' ' -f1 "$LOGDIR/$id.results" | "$BOGGLEMAX" canon --size 4x4 | sed 's/:.*//') \
-        <(cut -d' ' -f2 "$LOGDIR/$id.results") | sort > "$LOGDIR/$id.found"
+        <(cut -d' ' -f2 "$LOGDIR/$id.results") | sort "${unique[@]}" > "$LOGDIR/$id.found"
     grep "^$id " "$published" | cut -d' ' -f2,3 | sort > "$LOGDIR/$id.expected"
-    read -r user sys rss < "$LOGDIR/$id.time"
-    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
     mib=$((rss / 1024))
+    cpu=$(awk -v c="$cpu" 'BEGIN { printf "%.1f", c }')
     if cmp -s "$LOGDIR/$id.found" "$LOGDIR/$id.expected"; then
         echo "class $id: $(wc -l < "$LOGDIR/$id.found") boards, the published ones (${cpu} CPU s, ${mib} MiB)"
     else
