@@ -75,8 +75,8 @@ fi
 default_partition="aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz"
 # A new 4x4 run merges the consonant edges too (2,757 classes, 0.734 of the default's CPU
 # time over 34 classes drawn at random, but up to 3.7 GiB a class where the default's stay
-# under 1.1; its classes of 30 of the 32 published boards give exactly those, the class of
-# the other two, 8447, is not yet broken whole: docs/NOTES-bench.md)
+# under 1.1; its five classes of the 32 published boards give exactly those:
+# docs/NOTES-bench.md)
 # when the machine (or its cgroup) has MERGED_EDGES_GIB (default 6) GiB of memory or more
 # for each of the JOBS workers.
 if [[ -z "${PARTITION:-}" && "$SIZE" == 4x4 ]]; then
