@@ -9,7 +9,9 @@
 # 4x4 boards of 3,500 or more (../shared/refdata/best-boards-4x4.enable2k.txt, or REFDATA).
 # Without class ids it breaks every canonical class holding one of them; with ids, only those
 # (each must hold one). Each class is broken by `break-class --score 3500` on one core
-# (CORE, default 0) and its CPU seconds and peak RSS are printed with the verdict. BOGGLEMAX
+# and its CPU seconds and peak RSS are printed with the verdict. CORES (default CORE, default
+# 0) lists the cores to use, e.g. CORES="0 1": one break-class on each at a time, each core
+# taking the next class or piece not yet taken, so several go at once. BOGGLEMAX
 # (default target/release/bogglemax) is the binary; logs go to LOGDIR (default a new
 # temporary directory, printed). Exit status 0 when every class checked gives exactly its
 # published boards, 1 when one does not, 2 on bad input (no binary, no refdata, a wrong id).
@@ -22,7 +24,8 @@
 # printed are the pieces' sum and the memory their largest. Splitting the first cell of the
 # class's `cell_order:` costs about what its top split does in one run. Every class or piece
 # whose log in LOGDIR is complete (written under a temporary name, renamed when it ends) is
-# not broken again: run the same command with the same LOGDIR to go on after a stop.
+# not broken again: run the same command with the same LOGDIR to go on after a stop. With
+# CORES="0 1" the pieces go two at a time.
 {
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +34,11 @@ partition=$1
 shift
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 REFDATA=${REFDATA:-../shared/refdata/best-boards-4x4.enable2k.txt}
-CORE=${CORE:-0}
+read -r -a cores <<< "${CORES:-${CORE:-0}}"
+for core in "${cores[@]}"; do
+    [[ "$core" =~ ^[0-9]+$ ]] || { echo "error: CORES must be core numbers: ${CORES:-$CORE}" >&2; exit 2; }
+done
+[[ ${#cores[@]} -gt 0 ]] || { echo "error: CORES is empty" >&2; exit 2; }
 [[ -x "$BOGGLEMAX" ]] || { echo "error: no binary at $BOGGLEMAX (make build)" >&2; exit 2; }
 [[ -r "$REFDATA" ]] || { echo "error: cannot read the published boards at $REFDATA" >&2; exit 2; }
 SPLIT_CELL=${SPLIT_CELL:-}
@@ -64,38 +71,69 @@ if [[ ${#ids[@]} -eq 0 ]]; then
     mapfile -t ids < <(cut -d' ' -f1 "$published" | sort -n -u)
 fi
 
-# Breaks one piece (the whole class, or it with the split cell held to one letter) into
-# LOGDIR/NAME.out and NAME.time, unless an earlier run finished it.
+# `break_piece CORE NAME CELL...` breaks one piece (the whole class, or it with the split
+# cell held to one letter) on core CORE into LOGDIR/NAME.out and NAME.time, unless an
+# earlier run finished it.
 break_piece() {
-    local name=$1
-    shift
-    [[ -s "$LOGDIR/$name.out" && -s "$LOGDIR/$name.time" ]] && return 0
-    /usr/bin/time -f '%U %S %M' -o "$LOGDIR/$name.time.part" taskset -c "$CORE" \
+    local core=$1 name=$2
+    shift 2
+    if [[ -s "$LOGDIR/$name.out" && -s "$LOGDIR/$name.time" ]]; then
+        echo "$name: done earlier"
+        return 0
+    fi
+    /usr/bin/time -f '%U %S %M' -o "$LOGDIR/$name.time.part" taskset -c "$core" \
         "$BOGGLEMAX" break-class --size 4x4 --score 3500 "$@" > "$LOGDIR/$name.out.part"
     mv "$LOGDIR/$name.out.part" "$LOGDIR/$name.out"
     mv "$LOGDIR/$name.time.part" "$LOGDIR/$name.time"
+    echo "$name: done on core $core ($(cut -d' ' -f1 "$LOGDIR/$name.time") user s)"
 }
 
-failed=0
+# Every piece to break, "NAME CELL..." a line, and each class's pieces' names.
+declare -A pieces_of=()
+jobs=()
 for id in "${ids[@]}"; do
     [[ "$id" =~ ^[0-9]+$ ]] || { echo "error: not a class id: $id" >&2; exit 2; }
     grep -q "^$id " "$published" || { echo "error: class $id holds no published board" >&2; exit 2; }
     class=$("$BOGGLEMAX" class --size 4x4 --partition "$partition" --id "$id" | sed -n 's/^class: //p')
     read -r -a cells <<< "$class"
-    pieces=()
     if [[ -z "$SPLIT_CELL" ]]; then
-        break_piece "$id" "${cells[@]}"
-        pieces=("$id")
+        jobs+=("$id ${cells[*]}")
+        pieces_of[$id]=$id
     else
         letters=${cells[$SPLIT_CELL]}
+        pieces_of[$id]=
         for ((k = 0; k < ${#letters}; k++)); do
             piece=("${cells[@]}")
             piece[SPLIT_CELL]=${letters:k:1}
-            break_piece "$id.$SPLIT_CELL${letters:k:1}" "${piece[@]}"
-            pieces+=("$id.$SPLIT_CELL${letters:k:1}")
-            echo "class $id, cell $SPLIT_CELL = ${letters:k:1}: done ($(cut -d' ' -f1 "$LOGDIR/${pieces[-1]}.time") user s)"
+            jobs+=("$id.$SPLIT_CELL${letters:k:1} ${piece[*]}")
+            pieces_of[$id]+=" $id.$SPLIT_CELL${letters:k:1}"
         done
     fi
+done
+
+# One worker a core; each takes the next piece no worker has claimed (a claim is a
+# directory made in this run's own claims folder, so a stopped run leaves none behind). A
+# break-class that fails ends its worker; the others go on, and the script then exits 1.
+claims=$(mktemp -d)
+trap 'rm -rf "$claims"' EXIT
+workers=()
+for core in "${cores[@]}"; do
+    (
+        for job in "${jobs[@]}"; do
+            read -r -a words <<< "$job"
+            mkdir "$claims/${words[0]}" 2> /dev/null || continue
+            break_piece "$core" "${words[@]}"
+        done
+    ) &
+    workers+=($!)
+done
+for worker in "${workers[@]}"; do
+    wait "$worker" || { echo "error: a break-class failed (its log is in $LOGDIR)" >&2; exit 1; }
+done
+
+failed=0
+for id in "${ids[@]}"; do
+    read -r -a pieces <<< "${pieces_of[$id]}"
     # The breaker prints result boards as they lie in the class; compare canonical forms.
     : > "$LOGDIR/$id.results"
     cpu=0
