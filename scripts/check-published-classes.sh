@@ -24,8 +24,7 @@
 # printed are the pieces' sum and the memory their largest. Splitting the first cell of the
 # class's `cell_order:` costs about what its top split does in one run. Every class or piece
 # whose log in LOGDIR is complete (written under a temporary name, renamed when it ends) is
-# not broken again: run the same command with the same LOGDIR to go on after a stop. With
-# CORES="0 1" the pieces go two at a time.
+# not broken again: run the same command with the same LOGDIR to go on after a stop.
 {
 set -euo pipefail
 cd "$(dirname "$0")/.."
