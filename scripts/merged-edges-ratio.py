@@ -27,6 +27,14 @@ OUTDIR/merged-factors.tsv, if present, has lines `merged_id<TAB>factor` (with a 
 and those classes' merged seconds are multiplied by their factor (the per-class table shows
 the factored seconds and marks them with `*`).
 
+A newer breaker measured against the one the files were written with can be carried over
+without breaking the draws again: MERGED_FACTORS=FILE, lines `merged_id<TAB>factor` (a header
+line first, after any `#` comment lines; a line `other<TAB>factor` covers every merged class
+not listed) multiplies each merged class's seconds (after merged-factors.tsv; the table marks
+a listed class with `+`), and CHILDREN_FACTOR=F every child's. The ratio printed is then the
+newer breaker's, and the hours those of the day the files were measured, as the newer
+breaker would have taken them.
+
 BOGGLEMAX (default target/release/bogglemax) is the binary that runs the estimates.
 """
 import csv
@@ -75,6 +83,28 @@ def read_factors(path):
                 for row in csv.DictReader(f, delimiter="\t")}
 
 
+def breaker_factors():
+    """MERGED_FACTORS's factors (merged id -> factor), its factor for the classes it does not
+    list (1 without an `other` line or a file), and CHILDREN_FACTOR (1 if unset)."""
+    factors, other = {}, 1.0
+    path = os.environ.get("MERGED_FACTORS")
+    if path:
+        if not os.path.isfile(path):
+            raise SystemExit(f"error: no file {path} (MERGED_FACTORS)")
+        with open(path) as f:
+            lines = (line for line in f if not line.startswith("#"))
+            for row in csv.DictReader(lines, delimiter="\t"):
+                if row["merged_id"] == "other":
+                    other = float(row["factor"])
+                else:
+                    factors[int(row["merged_id"])] = float(row["factor"])
+    try:
+        children = float(os.environ.get("CHILDREN_FACTOR", "1"))
+    except ValueError:
+        raise SystemExit("error: CHILDREN_FACTOR is not a number") from None
+    return factors, other, children
+
+
 def estimate(bogglemax, journals, seeds, samples):
     """The pooled estimate over the journals (one a seed, its first `samples` draws)."""
     args = [bogglemax, "estimate", "--size", "4x4", "--partition", MERGED_PARTITION, "--score",
@@ -100,6 +130,11 @@ def measured_prefix(outdir, journal):
         if class_id in merged:
             seconds, rest = merged[class_id][0], merged[class_id][1:]
             merged[class_id] = (seconds * factor,) + rest
+    newer, newer_other, children_factor = breaker_factors()
+    for class_id, row in merged.items():
+        merged[class_id] = (row[0] * newer.get(class_id, newer_other),) + row[1:]
+    for class_id, row in children.items():
+        children[class_id] = (row[0] * children_factor,) + row[1:]
     done_path = os.path.join(outdir, "children-done")
     done = set()
     if os.path.exists(done_path):
@@ -118,7 +153,7 @@ def measured_prefix(outdir, journal):
     print("merged_id\tchildren\tmerged_s\tchildren_s\tratio\tnodes_ratio\tmerged_MiB\tchild_MiB")
     for class_id, _ in prefix:
         ms, _, mn, mr = merged[class_id]
-        mark = "*" if class_id in factors else ""
+        mark = ("*" if class_id in factors else "") + ("+" if class_id in newer else "")
         cs, cn, cno, cr = children[class_id]
         print(f"{class_id}\t{cn}\t{ms:.1f}{mark}\t{cs:.1f}\t{ms / cs:.3f}\t{mn / cno:.3f}\t"
               f"{mr // 1024}\t{cr // 1024}")
