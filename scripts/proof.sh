@@ -73,7 +73,7 @@ fi
 # "Corners in one bucket" and "Pairs counted again"). On 3x3 the same partition takes 0.65 of
 # the time of two buckets on every cell.
 default_partition="aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz"
-# A new 4x4 run merges the consonant edges too (2,757 classes, 0.725 of the default's CPU
+# A new 4x4 run merges the consonant edges too (2,757 classes, 0.722 of the default's CPU
 # time over 34 classes drawn at random, but up to 3.7 GiB a class where the default's stay
 # under 1.1; its five classes of the 32 published boards give exactly those:
 # docs/NOTES-bench.md)
