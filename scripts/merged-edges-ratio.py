@@ -75,12 +75,23 @@ def measured(path):
 
 
 def read_factors(path):
-    """merged id -> factor from OUTDIR/merged-factors.tsv, or nothing if there is no file."""
+    """A factors file's `merged_id<TAB>factor` lines (a header line first, after any `#`
+    comment lines): merged id -> factor, and the factor of its `other` line (1 without one).
+    Nothing, and 1, if there is no file."""
+    factors, other = {}, 1.0
     if not os.path.exists(path):
-        return {}
-    with open(path) as f:
-        return {int(row["merged_id"]): float(row["factor"])
-                for row in csv.DictReader(f, delimiter="\t")}
+        return factors, other
+    try:
+        with open(path) as f:
+            lines = (line for line in f if not line.startswith("#"))
+            for row in csv.DictReader(lines, delimiter="\t"):
+                if row["merged_id"] == "other":
+                    other = float(row["factor"])
+                else:
+                    factors[int(row["merged_id"])] = float(row["factor"])
+    except (KeyError, TypeError, ValueError):
+        raise SystemExit(f"error: {path}: not lines of merged_id<TAB>factor") from None
+    return factors, other
 
 
 def breaker_factors():
@@ -91,13 +102,7 @@ def breaker_factors():
     if path:
         if not os.path.isfile(path):
             raise SystemExit(f"error: no file {path} (MERGED_FACTORS)")
-        with open(path) as f:
-            lines = (line for line in f if not line.startswith("#"))
-            for row in csv.DictReader(lines, delimiter="\t"):
-                if row["merged_id"] == "other":
-                    other = float(row["factor"])
-                else:
-                    factors[int(row["merged_id"])] = float(row["factor"])
+        factors, other = read_factors(path)
     try:
         children = float(os.environ.get("CHILDREN_FACTOR", "1"))
     except ValueError:
@@ -125,7 +130,7 @@ def measured_prefix(outdir, journal):
             raise SystemExit(f"error: no file {path}")
     merged = measured(os.path.join(outdir, "merged.tsv"))
     children = measured(os.path.join(outdir, "children.tsv"))
-    factors = read_factors(os.path.join(outdir, "merged-factors.tsv"))
+    factors, _ = read_factors(os.path.join(outdir, "merged-factors.tsv"))
     for class_id, factor in factors.items():
         if class_id in merged:
             seconds, rest = merged[class_id][0], merged[class_id][1:]
