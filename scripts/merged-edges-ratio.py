@@ -97,12 +97,10 @@ def read_factors(path):
 def breaker_factors():
     """MERGED_FACTORS's factors (merged id -> factor), its factor for the classes it does not
     list (1 without an `other` line or a file), and CHILDREN_FACTOR (1 if unset)."""
-    factors, other = {}, 1.0
     path = os.environ.get("MERGED_FACTORS")
-    if path:
-        if not os.path.isfile(path):
-            raise SystemExit(f"error: no file {path} (MERGED_FACTORS)")
-        factors, other = read_factors(path)
+    if path and not os.path.isfile(path):
+        raise SystemExit(f"error: no file {path} (MERGED_FACTORS)")
+    factors, other = read_factors(path) if path else ({}, 1.0)
     try:
         children = float(os.environ.get("CHILDREN_FACTOR", "1"))
     except ValueError:
