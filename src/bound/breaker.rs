@@ -426,15 +426,16 @@ impl<'d> ClassBreaker<'d> {
             })
             .cloned()
             .collect();
+        let word_letters = WordLetters::new(trie);
         ClassBreaker {
             trie,
-            word_letters: WordLetters::new(trie),
+            word_cells: word_letters.cells(),
+            word_letters,
             atom_tries: Mutex::new(Vec::new()),
             geometry,
             fixed_order,
             scoring,
             word_points: TreeBuilder::word_points(trie, scoring),
-            word_cells: TreeBuilder::word_cells(trie),
             keep_candidates: false,
             one_of_each_mirror_pair: true,
             prune_by_score: size.cells() >= PRUNE_BY_SCORE_CELLS,

@@ -26,28 +26,39 @@ pub struct WordLetters {
 impl WordLetters {
     /// The words of `trie`.
     pub fn new(trie: Trie<'_>) -> WordLetters {
-        let mut words = WordLetters {
-            letters: Vec::new(),
-            spans: vec![[0, 0]; trie.word_count()],
-        };
-        let mut prefix = Vec::new();
-        words.walk(trie, trie.root(), &mut prefix);
-        words
-    }
-
-    /// Appends the letters of every word at or below `node`, spelled `prefix` so far.
-    fn walk(&mut self, trie: Trie<'_>, node: u32, prefix: &mut Vec<u8>) {
-        if let Some(w) = trie.word(node) {
-            let from = self.letters.len() as u32;
-            self.letters.extend_from_slice(prefix);
-            self.spans[w as usize] = [from, self.letters.len() as u32];
+        let mut spans = vec![[0, 0]; trie.word_count()];
+        let mut letters = Vec::new();
+        // A depth-first walk in letter order, so words come in id order. Invariant: `prefix`
+        // spells the node on top of `stack` but for its own letter, the last of the entry.
+        let mut prefix: Vec<u8> = Vec::new();
+        let mut stack = vec![(trie.root(), 0usize, 0u8)];
+        while let Some((node, depth, letter)) = stack.pop() {
+            prefix.truncate(depth);
+            if depth > 0 {
+                prefix[depth - 1] = letter;
+            }
+            if let Some(w) = trie.word(node) {
+                let from = letters.len() as u32;
+                letters.extend_from_slice(&prefix);
+                spans[w as usize] = [from, letters.len() as u32];
+            }
+            let mask = trie.child_mask(node);
+            if mask != 0 {
+                prefix.push(0);
+            }
+            // Pushed last letter first, so that the first is walked next.
+            let mut rest = mask;
+            while rest != 0 {
+                let l = 31 - rest.leading_zeros();
+                rest &= !(1 << l);
+                stack.push((
+                    trie.child_unchecked_letter(node, mask, l as u8),
+                    depth + 1,
+                    l as u8,
+                ));
+            }
         }
-        let mask = trie.child_mask(node);
-        for l in (0..26u8).filter(|l| mask & 1 << l != 0) {
-            prefix.push(l);
-            self.walk(trie, trie.child_unchecked_letter(node, mask, l), prefix);
-            prefix.pop();
-        }
+        WordLetters { letters, spans }
     }
 
     /// Word `w`'s letters.
@@ -55,6 +66,18 @@ impl WordLetters {
     pub fn word(&self, w: u32) -> &[u8] {
         let [from, to] = self.spans[w as usize];
         &self.letters[from as usize..to as usize]
+    }
+
+    /// The number of cells of every word (by word id), for
+    /// [`TreeBuilder::dropping_redundant_paths`]: its letters, `qu` one cell (saturating: a
+    /// word of over 255 cells lies on no board, which has at most 25).
+    ///
+    /// [`TreeBuilder::dropping_redundant_paths`]: super::TreeBuilder::dropping_redundant_paths
+    pub fn cells(&self) -> Vec<u8> {
+        self.spans
+            .iter()
+            .map(|&[from, to]| (to - from).min(u8::MAX as u32) as u8)
+            .collect()
     }
 
     /// Number of words.
@@ -240,14 +263,15 @@ mod tests {
         assert_eq!(atoms_of(&[set("aeiou"); 3]), vec![set("aeiou")]);
     }
 
-    /// Every word's letters spell it, and every word of at most the length, all of whose
-    /// letters lie in atoms, is at the node of its atom sequence, and no other word is
+    /// Every word's letters spell it (its cells are as many, `qu` one), and every word of at
+    /// most the length, all of whose letters lie in atoms, is at the node of its atom sequence, and no other word is
     /// anywhere.
     #[test]
     fn each_word_sits_at_its_atom_sequence() {
         let dict = Dictionary::enable2k();
         let letters = WordLetters::new(dict.trie());
         assert_eq!(letters.len(), dict.trie().word_count());
+        let cells = letters.cells();
         let set = |s: &str| s.bytes().fold(0u32, |m, b| m | 1 << (b - b'a'));
         let atoms = [set("aeiou"), set("rst"), set("lnbcd")];
         let tree = AtomTrie::new(&letters, &atoms, 6);
@@ -260,6 +284,7 @@ mod tests {
                 .walk(spelled)
                 .expect("a word's letters are a path");
             assert_eq!(dict.trie().word(end), Some(w));
+            assert_eq!(cells[w as usize] as usize, spelled.len(), "word {w}");
             let seq: Option<Vec<u32>> = spelled
                 .iter()
                 .map(|&l| {

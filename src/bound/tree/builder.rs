@@ -437,30 +437,6 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         }
     }
 
-    /// The number of cells of every word of `trie` (by word id), for
-    /// [`TreeBuilder::dropping_redundant_paths`]: a word's depth in the tree, `qu` one cell.
-    pub fn word_cells(trie: Trie<'_>) -> Vec<u8> {
-        let mut cells = vec![0u8; trie.word_count()];
-        let mut stack = vec![(trie.root(), 0u8)];
-        while let Some((node, depth)) = stack.pop() {
-            if let Some(w) = trie.word(node) {
-                cells[w as usize] = depth;
-            }
-            let mask = trie.child_mask(node);
-            let mut rest = mask;
-            while rest != 0 {
-                let l = rest.trailing_zeros() as u8;
-                rest &= rest - 1;
-                // Saturating: a word of over 255 cells lies on no board (at most 25 cells).
-                stack.push((
-                    trie.child_unchecked_letter(node, mask, l),
-                    depth.saturating_add(1),
-                ));
-            }
-        }
-        cells
-    }
-
     /// Makes trees with one or two forced cells ([`MAX_DROP_FORCED`]) leave out redundant
     /// word paths: a path is left out when the word has a kept path whose choices are the
     /// same but for one cell that holds a forced cell's letter, which the kept path takes
@@ -469,7 +445,7 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     /// choices are a subset, and forced cells always hold their letters), so the word is
     /// still counted and `Score(B) ≤ Force(tree, B) ≤ DeMulti(B)`. (Only `Force = DeMulti` is
     /// lost.) Paths are decided in key order, and a path's partner has a smaller key, so
-    /// "kept" is decided before it is asked. `word_cells` is [`TreeBuilder::word_cells`] of
+    /// "kept" is decided before it is asked. `word_cells` is [`WordLetters::cells`](super::WordLetters::cells) of
     /// the builder's word list.
     pub fn dropping_redundant_paths(mut self, word_cells: &'a [u8]) -> TreeBuilder<'a, 'd> {
         assert_eq!(word_cells.len(), self.trie.word_count(), "cells per word");
@@ -1121,7 +1097,7 @@ mod tests {
     #[test]
     fn pair_units_from_a_shared_source_are_their_own_builds() {
         let dict = Dictionary::enable2k();
-        let word_cells = TreeBuilder::word_cells(dict.trie());
+        let word_cells = WordLetters::new(dict.trie()).cells();
         for (size, class) in [
             ("3x4", "st aei rl pl aeo st ei nrt sd ae rt qu"),
             (
