@@ -82,6 +82,8 @@ struct DictArchive {
 }
 
 enum Storage {
+    /// The built-in ENABLE2K tree, built by `build.rs` and part of the binary.
+    BuiltIn,
     Owned(TrieBuf),
     Compiled(FileBytes, std::ops::Range<usize>),
 }
@@ -110,7 +112,16 @@ fn sha256_hex(bytes: &[u8]) -> String {
 impl Dictionary {
     /// The built-in ENABLE2K dictionary.
     pub fn enable2k() -> Dictionary {
-        Dictionary::from_text_hashed(ENABLE2K_NAME, ENABLE2K, ENABLE2K_SHA256.into())
+        let trie = built_in_trie();
+        Dictionary {
+            info: DictInfo {
+                source: ENABLE2K_NAME.to_string(),
+                sha256: ENABLE2K_SHA256.into(),
+                words: trie.word_count(),
+                nodes: trie.node_count(),
+            },
+            storage: Storage::BuiltIn,
+        }
     }
 
     /// Builds a dictionary from word-list text (bytes that are not UTF-8 read as U+FFFD,
@@ -222,6 +233,7 @@ impl Dictionary {
     /// The prefix tree.
     pub fn trie(&self) -> Trie<'_> {
         match &self.storage {
+            Storage::BuiltIn => built_in_trie(),
             Storage::Owned(buf) => buf.view(),
             Storage::Compiled(bytes, range) => {
                 // SAFETY: `from_compiled` validated exactly these bytes with `rkyv::access`,
@@ -236,6 +248,28 @@ impl Dictionary {
             }
         }
     }
+}
+
+/// Bytes included with the alignment of a `u32`.
+#[repr(C, align(4))]
+struct Aligned4<B: ?Sized>(B);
+
+/// The node array of the built-in tree, as `build.rs` wrote it (little-endian `u32`s).
+static ENABLE2K_NODES: &Aligned4<[u8]> =
+    &Aligned4(*include_bytes!(concat!(env!("OUT_DIR"), "/enable2k.nodes")));
+/// The built-in tree's word lengths.
+static ENABLE2K_WORD_LEN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/enable2k.word_len"));
+
+/// The prefix tree of [`ENABLE2K`], built by `build.rs` with [`TrieBuf::build`] (the test
+/// `built_in_tree_is_the_lists` checks that it is the tree built now, and valid).
+fn built_in_trie() -> Trie<'static> {
+    let bytes = &ENABLE2K_NODES.0;
+    // SAFETY: the bytes are 4-aligned (`Aligned4`) and a whole number of `u32`s (`build.rs`
+    // writes them one `u32` at a time); any bit pattern is a `u32`, and on this little-endian
+    // target (enforced below) the little-endian bytes read as the values written.
+    let nodes =
+        unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<u32>(), bytes.len() / 4) };
+    Trie::new(nodes, ENABLE2K_WORD_LEN)
 }
 
 #[cfg(not(target_endian = "little"))]
@@ -257,6 +291,21 @@ mod tests {
     fn enable2k_has_published_count() {
         let d = Dictionary::enable2k();
         assert_eq!(d.info().words, 173_402);
+    }
+
+    #[test]
+    fn built_in_tree_is_the_lists() {
+        let built = Dictionary::from_text("enable2k.txt", ENABLE2K.as_bytes());
+        let built_in = Dictionary::enable2k();
+        assert_eq!(built_in.trie().raw_nodes(), built.trie().raw_nodes());
+        assert_eq!(built_in.trie().raw_word_len(), built.trie().raw_word_len());
+        assert_eq!(built_in.info().words, built.info().words);
+        assert_eq!(built_in.info().nodes, built.info().nodes);
+        let trie = built_in.trie();
+        assert_eq!(
+            TrieBuf::check(trie.raw_nodes(), trie.raw_word_len()),
+            Ok(())
+        );
     }
 
     #[test]
