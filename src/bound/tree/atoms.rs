@@ -28,15 +28,27 @@ impl WordLetters {
     pub fn new(trie: Trie<'_>) -> WordLetters {
         let mut spans = vec![[0, 0]; trie.word_count()];
         let mut letters = Vec::new();
-        // A depth-first walk in letter order, so words come in id order. Invariant: `prefix`
-        // spells the node on top of `stack` but for its own letter, the last of the entry.
+        // A depth-first walk in letter order. One frame per open node: its next child's id
+        // (a node's children are contiguous, in letter order) and the letters not yet taken.
+        // Invariant: `prefix` spells the node of the top frame (the root's is empty).
         let mut prefix: Vec<u8> = Vec::new();
-        let mut stack = vec![(trie.root(), 0usize, 0u8)];
-        while let Some((node, depth, letter)) = stack.pop() {
-            prefix.truncate(depth);
-            if depth > 0 {
-                prefix[depth - 1] = letter;
+        let first_child =
+            |node, mask: u32| trie.child_unchecked_letter(node, mask, mask.trailing_zeros() as u8);
+        let root_mask = trie.child_mask(trie.root());
+        let mut frames = Vec::new();
+        if root_mask != 0 {
+            frames.push((first_child(trie.root(), root_mask), root_mask));
+        }
+        while let Some((next, rest)) = frames.last_mut() {
+            if *rest == 0 {
+                frames.pop();
+                prefix.pop();
+                continue;
             }
+            let (node, letter) = (*next, rest.trailing_zeros() as u8);
+            *next += 1;
+            *rest &= *rest - 1;
+            prefix.push(letter);
             if let Some(w) = trie.word(node) {
                 let from = letters.len() as u32;
                 letters.extend_from_slice(&prefix);
@@ -44,18 +56,9 @@ impl WordLetters {
             }
             let mask = trie.child_mask(node);
             if mask != 0 {
-                prefix.push(0);
-            }
-            // Pushed last letter first, so that the first is walked next.
-            let mut rest = mask;
-            while rest != 0 {
-                let l = 31 - rest.leading_zeros();
-                rest &= !(1 << l);
-                stack.push((
-                    trie.child_unchecked_letter(node, mask, l as u8),
-                    depth + 1,
-                    l as u8,
-                ));
+                frames.push((first_child(node, mask), mask));
+            } else {
+                prefix.pop();
             }
         }
         WordLetters { letters, spans }
