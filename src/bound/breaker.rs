@@ -597,7 +597,12 @@ impl<'d> ClassBreaker<'d> {
         if made.len() >= ATOM_TRIES_KEPT {
             made.clear();
         }
-        let t = Arc::new(AtomTrie::new(&self.word_letters, &atoms, cells.len()));
+        let t = Arc::new(AtomTrie::new(
+            self.trie,
+            &self.word_letters,
+            &atoms,
+            cells.len(),
+        ));
         made.push(t.clone());
         t
     }

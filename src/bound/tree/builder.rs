@@ -1256,7 +1256,12 @@ mod tests {
             let order = CellOrder::centre_first(&geometry);
             let class = BoardClass::parse(size, &class).unwrap();
             let points = TreeBuilder::word_points(dict.trie(), Scoring::Standard);
-            let atoms = AtomTrie::new(&letters, &atoms_of(class.cells()), size.cells());
+            let atoms = AtomTrie::new(
+                dict.trie(),
+                &letters,
+                &atoms_of(class.cells()),
+                size.cells(),
+            );
             let by_letter = TreeBuilder::new(dict.trie(), &geometry, &order, &points);
             let by_atom =
                 TreeBuilder::new(dict.trie(), &geometry, &order, &points).by_atoms(&atoms);
