@@ -15,7 +15,7 @@ mod overcount;
 mod scoring;
 mod walk;
 
-pub use overcount::OvercountBound;
+pub use overcount::{OvercountBound, Overcounter};
 pub use scoring::{Scoring, ScoringTable};
 
 use crate::board::{Board, Geometry, MAX_CELLS};
@@ -177,6 +177,25 @@ impl<'d> Solver<'d> {
             generation: 0,
             letters: [0; MAX_CELLS],
         }
+    }
+
+    /// The bound of [`Overcounter::overcount_bound`] for this solver's word tree, scoring
+    /// and geometry.
+    pub fn overcount_bound(
+        &self,
+        letters: &[u8],
+        fixed: u64,
+        open_letters: &[u32],
+        forced: u64,
+        out: &mut OvercountBound,
+    ) {
+        Overcounter::with_neighbors(
+            self.trie,
+            &self.tables.word_points,
+            self.neighbor_masks,
+            self.cells,
+        )
+        .overcount_bound(letters, fixed, open_letters, forced, out);
     }
 
     /// A solver for the same geometry, word tree and scoring, with its own scratch space and

@@ -13,7 +13,7 @@
 //! equal when K_F ≥ 1; when K_F = 0, because (Σ k − 1)⁺ ≥ Σ (k − 1)⁺ for k ≥ 0.
 //!
 //! Weighting by p(w) and summing over words: DeMulti(B) − Score(B) ≥ base + Σ_o extra[o][B_o],
-//! one walk for the whole group ([`Solver::overcount_bound`]). Paths through two or more open
+//! one walk for the whole group ([`Overcounter::overcount_bound`]). Paths through two or more open
 //! cells are left out: they could only add to K. So a board whose DeMulti minus this bound is
 //! below S has Score below S, and need not be scored.
 //!
@@ -33,9 +33,8 @@
 //! outside F and leaves out of its counts every set with a partner S1 that it found and did
 //! not leave out: exactly the sets the tree left out among those it sees.
 
-use super::Solver;
-use crate::board::MAX_CELLS;
-use crate::dict::NodeId;
+use crate::board::{Geometry, MAX_CELLS};
+use crate::dict::{NodeId, Trie};
 
 /// For boards with given letters on a set of fixed cells: at least how much their DeMulti
 /// exceeds their Score. Reused from group to group (it keeps its buffers).
@@ -87,7 +86,45 @@ impl OvercountBound {
     }
 }
 
-impl Solver<'_> {
+/// Computes [`OvercountBound`]s: what the walk reads (the word tree, its words' points, the
+/// board's neighbours), without the solver's tables, which a class breaker needs only once it
+/// scores a board.
+#[derive(Clone, Debug)]
+pub struct Overcounter<'a> {
+    trie: Trie<'a>,
+    word_points: &'a [u32],
+    neighbor_masks: [u64; MAX_CELLS],
+    /// The group's letters on the fixed cells, for the walk.
+    letters: [u8; MAX_CELLS],
+    cells: usize,
+}
+
+impl<'a> Overcounter<'a> {
+    /// For boards of `geometry` over `trie`, whose words score `word_points` (by word id).
+    pub fn new(trie: Trie<'a>, geometry: &Geometry, word_points: &'a [u32]) -> Overcounter<'a> {
+        let mut neighbor_masks = [0u64; MAX_CELLS];
+        for (cell, mask) in neighbor_masks.iter_mut().enumerate().take(geometry.cells()) {
+            *mask = geometry.neighbor_mask(cell);
+        }
+        Overcounter::with_neighbors(trie, word_points, neighbor_masks, geometry.cells())
+    }
+
+    /// [`Overcounter::new`] with the neighbour masks already at hand.
+    pub(super) fn with_neighbors(
+        trie: Trie<'a>,
+        word_points: &'a [u32],
+        neighbor_masks: [u64; MAX_CELLS],
+        cells: usize,
+    ) -> Overcounter<'a> {
+        Overcounter {
+            trie,
+            word_points,
+            neighbor_masks,
+            letters: [0; MAX_CELLS],
+            cells,
+        }
+    }
+
     /// Fills `out` with the bound for boards that have `letters` on the cells of `fixed` and,
     /// on each other cell `c`, one of the letters in `open_letters[c]` (bit `l` for letter
     /// `l`); `letters` of other cells are ignored. The walk follows every path inside the
@@ -160,7 +197,7 @@ impl Solver<'_> {
             while end < paths.len() && (paths[end] >> 96) as u32 == word {
                 end += 1;
             }
-            let points = self.tables.word_points[word as usize] as u64;
+            let points = self.word_points[word as usize] as u64;
             let of_word = &paths[i..end];
             let tag = |k: u128| (k >> 64) as u32;
             let counted = |k: u128| forced == 0 || !self.is_redundant(k, forced_letters, of_word);
@@ -221,7 +258,7 @@ impl Solver<'_> {
         false
     }
 
-    /// The walk of [`Solver::overcount_bound`] from the path `used` (spelling `node`, ending on
+    /// The walk of [`Overcounter::overcount_bound`] from the path `used` (spelling `node`, ending on
     /// `cell`, tagged `tag`): onto fixed cells with their letter, and onto open cells with each
     /// allowed letter while the path has no open cell yet.
     #[allow(clippy::too_many_arguments)]
@@ -281,7 +318,7 @@ mod tests {
     use crate::board::{Board, Geometry, Size};
     use crate::dict::Dictionary;
     use crate::rng::Rng;
-    use crate::solve::Scoring;
+    use crate::solve::{Scoring, Solver};
 
     /// Against brute force: on groups of random boards rich in repeated letters that agree on
     /// a random set of fixed cells, the bound never exceeds any board's DeMulti − Score, and
@@ -303,6 +340,9 @@ mod tests {
             let cells = size.cells();
             let g = Geometry::new(size);
             let mut solver = Solver::new(dict.trie(), &g, scoring);
+            // The breaker's own walker (the solver's gives the same: it calls the same walk).
+            let points = scoring.word_points(dict.trie());
+            let mut overcounter = Overcounter::new(dict.trie(), &g, &points);
             let common = b"aeeeiorsstlnpd";
             let pick = |rng: &mut Rng| common[rng.index(common.len())] - b'a';
             let mut bound = OvercountBound::default();
@@ -333,7 +373,7 @@ mod tests {
                         }
                     }
                 }
-                solver.overcount_bound(&base, fixed, &open_letters, 0, &mut bound);
+                overcounter.overcount_bound(&base, fixed, &open_letters, 0, &mut bound);
                 for b in &boards {
                     let s = solver.scores(&Board::from_letters(size, b));
                     let got = bound.of(b);
