@@ -13,9 +13,9 @@
 //! equal when K_F ≥ 1; when K_F = 0, because (Σ k − 1)⁺ ≥ Σ (k − 1)⁺ for k ≥ 0.
 //!
 //! Weighting by p(w) and summing over words: DeMulti(B) − Score(B) ≥ base + Σ_o extra[o][B_o],
-//! one walk for the whole group ([`Overcounter::overcount_bound`]). Paths through two or more open
-//! cells are left out: they could only add to K. So a board whose DeMulti minus this bound is
-//! below S has Score below S, and need not be scored.
+//! one walk for the whole group ([`Overcounter::overcount_bound`]). Paths through two or more
+//! open cells are left out: they could only add to K. So a board whose DeMulti minus this
+//! bound is below S has Score below S, and need not be scored.
 //!
 //! # Trees without redundant paths
 //! A class breaker's unit tree has one or two forced cells F (fixed letters), and its word
@@ -258,9 +258,9 @@ impl<'a> Overcounter<'a> {
         false
     }
 
-    /// The walk of [`Overcounter::overcount_bound`] from the path `used` (spelling `node`, ending on
-    /// `cell`, tagged `tag`): onto fixed cells with their letter, and onto open cells with each
-    /// allowed letter while the path has no open cell yet.
+    /// The walk of [`Overcounter::overcount_bound`] from the path `used` (spelling `node`,
+    /// ending on `cell`, tagged `tag`): onto fixed cells with their letter, and onto open cells
+    /// with each allowed letter while the path has no open cell yet.
     #[allow(clippy::too_many_arguments)]
     fn overcount_step(
         &self,
