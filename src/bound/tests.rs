@@ -7,7 +7,7 @@
 use super::*;
 use crate::board::{Board, Geometry, Size};
 use crate::dict::Dictionary;
-use crate::solve::{OvercountBound, Scores, Scoring, Solver};
+use crate::solve::{OvercountBound, Overcounter, Scores, Scoring, Solver};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -220,6 +220,7 @@ fn a_unit_tree_is_the_branched_tree() {
             let mut buffers = tree::PathBuffers::default();
             let root = breaker.build_tree(&class, &mut arena);
             let mut solver = Solver::new(enable2k().trie(), &geometry, scoring);
+            let mut overcounter = Overcounter::new(enable2k().trie(), &geometry, &points);
             let mut overcount = OvercountBound::default();
             let none_open = vec![0u32; size.cells()];
             let mut letters = class.cells()[top];
@@ -272,7 +273,7 @@ fn a_unit_tree_is_the_branched_tree() {
                         };
                         lowered[k] += (force < before) as usize;
                         let over = force - s.score;
-                        solver.overcount_bound(
+                        overcounter.overcount_bound(
                             b.letters(),
                             u64::MAX,
                             &none_open,
@@ -282,7 +283,7 @@ fn a_unit_tree_is_the_branched_tree() {
                         assert_eq!(overcount.of(b.letters()), over, "{class} {ls:?} {b}");
                         // Without the last forced cell, the bound would exceed Force − Score.
                         let fewer = forced & !(1 << order.cell(k));
-                        solver.overcount_bound(
+                        overcounter.overcount_bound(
                             b.letters(),
                             u64::MAX,
                             &none_open,
@@ -319,7 +320,7 @@ fn a_unit_tree_is_the_branched_tree() {
                                 }
                             }
                         }
-                        solver.overcount_bound(
+                        overcounter.overcount_bound(
                             base.letters(),
                             fixed,
                             &open_letters,

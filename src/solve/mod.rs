@@ -179,25 +179,6 @@ impl<'d> Solver<'d> {
         }
     }
 
-    /// The bound of [`Overcounter::overcount_bound`] for this solver's word tree, scoring
-    /// and geometry.
-    pub fn overcount_bound(
-        &self,
-        letters: &[u8],
-        fixed: u64,
-        open_letters: &[u32],
-        forced: u64,
-        out: &mut OvercountBound,
-    ) {
-        Overcounter::with_neighbors(
-            self.trie,
-            &self.tables.word_points,
-            self.neighbor_masks,
-            self.cells,
-        )
-        .overcount_bound(letters, fixed, open_letters, forced, out);
-    }
-
     /// A solver for the same geometry, word tree and scoring, with its own scratch space and
     /// this one's tables (cheap: no relayout of the tree).
     pub fn fresh(&self) -> Solver<'d> {

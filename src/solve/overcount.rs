@@ -93,35 +93,19 @@ impl OvercountBound {
 pub struct Overcounter<'a> {
     trie: Trie<'a>,
     word_points: &'a [u32],
-    neighbor_masks: [u64; MAX_CELLS],
+    geometry: &'a Geometry,
     /// The group's letters on the fixed cells, for the walk.
     letters: [u8; MAX_CELLS],
-    cells: usize,
 }
 
 impl<'a> Overcounter<'a> {
     /// For boards of `geometry` over `trie`, whose words score `word_points` (by word id).
-    pub fn new(trie: Trie<'a>, geometry: &Geometry, word_points: &'a [u32]) -> Overcounter<'a> {
-        let mut neighbor_masks = [0u64; MAX_CELLS];
-        for (cell, mask) in neighbor_masks.iter_mut().enumerate().take(geometry.cells()) {
-            *mask = geometry.neighbor_mask(cell);
-        }
-        Overcounter::with_neighbors(trie, word_points, neighbor_masks, geometry.cells())
-    }
-
-    /// [`Overcounter::new`] with the neighbour masks already at hand.
-    pub(super) fn with_neighbors(
-        trie: Trie<'a>,
-        word_points: &'a [u32],
-        neighbor_masks: [u64; MAX_CELLS],
-        cells: usize,
-    ) -> Overcounter<'a> {
+    pub fn new(trie: Trie<'a>, geometry: &'a Geometry, word_points: &'a [u32]) -> Overcounter<'a> {
         Overcounter {
             trie,
             word_points,
-            neighbor_masks,
+            geometry,
             letters: [0; MAX_CELLS],
-            cells,
         }
     }
 
@@ -142,19 +126,20 @@ impl<'a> Overcounter<'a> {
         forced: u64,
         out: &mut OvercountBound,
     ) {
+        let cells = self.geometry.cells();
         assert!(
-            letters.len() == self.cells && open_letters.len() == self.cells,
+            letters.len() == cells && open_letters.len() == cells,
             "board size"
         );
         assert_eq!(forced & !fixed, 0, "the forced cells are fixed");
-        self.letters[..self.cells].copy_from_slice(letters);
-        let all = (1u64 << self.cells) - 1;
+        self.letters[..cells].copy_from_slice(letters);
+        let all = (1u64 << cells) - 1;
         let fixed = fixed & all;
         let mut paths = std::mem::take(&mut out.paths);
         paths.clear();
         let root = self.trie.root();
         let root_mask = self.trie.child_mask(root);
-        for c in 0..self.cells {
+        for c in 0..cells {
             let (choices, tag_cell) = if fixed >> c & 1 != 0 {
                 (1u32 << self.letters[c], None)
             } else {
@@ -188,7 +173,7 @@ impl<'a> Overcounter<'a> {
         out.open = all & !fixed;
         out.base = 0;
         out.extra.clear();
-        out.extra.resize(self.cells, [0; 26]);
+        out.extra.resize(cells, [0; 26]);
         // Paths sorted by word, then tag (fixed-only last), then cell set; one run per word.
         let mut i = 0;
         while i < paths.len() {
@@ -279,7 +264,7 @@ impl<'a> Overcounter<'a> {
         if mask == 0 {
             return;
         }
-        let mut next = self.neighbor_masks[cell] & !used;
+        let mut next = self.geometry.neighbor_mask(cell) & !used;
         if tag != FIXED_ONLY {
             next &= fixed;
         }
@@ -340,7 +325,6 @@ mod tests {
             let cells = size.cells();
             let g = Geometry::new(size);
             let mut solver = Solver::new(dict.trie(), &g, scoring);
-            // The breaker's own walker (the solver's gives the same: it calls the same walk).
             let points = scoring.word_points(dict.trie());
             let mut overcounter = Overcounter::new(dict.trie(), &g, &points);
             let common = b"aeeeiorsstlnpd";
@@ -396,10 +380,12 @@ mod tests {
         let size: Size = "4x4".parse().unwrap();
         let g = Geometry::new(size);
         let mut solver = Solver::new(dict.trie(), &g, Scoring::Standard);
+        let points = Scoring::Standard.word_points(dict.trie());
+        let mut overcounter = Overcounter::new(dict.trie(), &g, &points);
         let mut bound = OvercountBound::default();
         for text in ["perslatgsineters", "eeeeeeeeeeeeeeee", "seesaseesasesees"] {
             let b = Board::parse(size, text).unwrap();
-            solver.overcount_bound(b.letters(), u64::MAX, &[0; 16], 0, &mut bound);
+            overcounter.overcount_bound(b.letters(), u64::MAX, &[0; 16], 0, &mut bound);
             let s = solver.scores(&b);
             assert_eq!(bound.of(b.letters()), s.demulti - s.score, "{text}");
         }
