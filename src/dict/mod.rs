@@ -13,7 +13,8 @@ use crate::format::{self, FileBytes, FormatError};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
-/// The ENABLE2K word list, shipped inside the binary.
+/// The ENABLE2K word list's text. The binary ships its prefix tree, made by `build.rs`
+/// ([`Dictionary::enable2k`]); the text is for building that tree again, as the tests do.
 pub const ENABLE2K: &str = include_str!("../../wordlists/enable2k.txt");
 /// The name the built-in list reports.
 pub const ENABLE2K_NAME: &str = "enable2k (built-in)";
