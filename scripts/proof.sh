@@ -6,7 +6,7 @@
 #
 # Environment (all optional): SCORE, SHARDS, JOBS (parallel workers, default: cores),
 # WORDLIST (default: built-in ENABLE2K), SCORING (default standard), PARTITION, SWITCHOVER
-# (default 8 x SCORE for 3x3, 8/3 x SCORE for 3x4, else 2 x SCORE), RUN (run directory, default
+# (default 8 x SCORE for 3x3, 8/3 x SCORE for 3x4, else 9/4 x SCORE), RUN (run directory, default
 # shards/proof-SIZE-SCORE), BOGGLEMAX (binary, default target/release/bogglemax), TOP (rows
 # of the table to print, default 50).
 # PARTITION defaults to 'aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz';
@@ -37,7 +37,7 @@ fi
 SIZE=$1
 case "$SIZE" in
     # The switchover (branch by merging while a tree's bound is above it, then OrderlyBound)
-    # is best at 2 x S on 4x4, plan's default, but smaller boards merge less at their best
+    # is best at 9/4 x S on 4x4, plan's default, but smaller boards merge less at their best
     # (docs/NOTES-bench.md, "The switchover by board size"): on 3x3, 8 x S (4000 at 500,
     # above the bound of every ENABLE2K class of this partition, at most 1,865: each letter
     # of the top cell goes to OrderlyBound unmerged) took 0.74 of the time of 2 x S; on 3x4,

@@ -154,7 +154,7 @@ pub struct BreakClassArgs {
     #[arg(long, value_name = "S")]
     pub score: u32,
     /// Branch by merging trees while the bound is above B, then switch to OrderlyBound (also
-    /// for a branch whose unmerged trees' bounds add up to at most B). Default: 2 × S.
+    /// for a branch whose unmerged trees' bounds add up to at most B). Default: 9/4 × S.
     #[arg(long, value_name = "B")]
     pub switchover: Option<u32>,
     /// Cell order of the trees, top first, as cell numbers (column-major), e.g. for 3x3

@@ -46,7 +46,7 @@ pub struct EstimateArgs {
     /// The score S of the proof (required without --run).
     #[arg(long, value_name = "S", required_unless_present = "run")]
     pub score: Option<u32>,
-    /// Switchover, as `plan` takes it. Default: 2 × S.
+    /// Switchover, as `plan` takes it. Default: 9/4 × S.
     #[arg(long, value_name = "B")]
     pub switchover: Option<u32>,
     /// Break this many distinct classes (all of them if the run has fewer); with several

@@ -39,7 +39,7 @@ pub struct PlanArgs {
     /// Number of shard files (the unit of work of one process).
     #[arg(long, value_name = "N")]
     pub shards: u32,
-    /// Branch while the bound is above B, then OrderlyBound. Default: 2 × S.
+    /// Branch while the bound is above B, then OrderlyBound. Default: 9/4 × S.
     #[arg(long, value_name = "B")]
     pub switchover: Option<u32>,
     /// The run directory to create (refused if it exists).
