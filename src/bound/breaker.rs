@@ -52,9 +52,9 @@ impl BreakSettings {
     /// The default switchover: 9/4 × S. The paper switches at 1.5 × S; our OrderlyBound
     /// bounds each position by its best letter, so it can take larger trees: over six 4x4
     /// classes 2 × S and 2.5 × S tied, both 30 % faster than 1.5 × S. Once OrderlyBound
-    /// stopped its steps early, 9/4 × S took 0.95 of 2 × S's time over the 37 reference 4x4
-    /// classes and 0.97 over ten classes of the proof's partition; on classes with consonant
-    /// edges merged the two tie (docs/NOTES-bench.md).
+    /// stopped its steps early, 9/4 × S took 0.955 of 2 × S's time over the 37 reference
+    /// 4x4 classes and 0.94 over ten classes of the proof's default partition; on classes
+    /// with consonant edges merged the two tie (docs/NOTES-bench.md).
     pub fn with_default_switchover(threshold: u32) -> BreakSettings {
         BreakSettings {
             threshold,
