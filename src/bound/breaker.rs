@@ -54,7 +54,8 @@ impl BreakSettings {
     /// classes 2 × S and 2.5 × S tied, both 30 % faster than 1.5 × S. Once OrderlyBound
     /// stopped its steps early, 9/4 × S took 0.955 of 2 × S's time over the 37 reference
     /// 4x4 classes and 0.94 over ten classes of the proof's default partition; on classes
-    /// with consonant edges merged the two tie (docs/NOTES-bench.md).
+    /// with consonant edges merged the two tie, and the hardest class, 705707, took 1.05
+    /// (docs/NOTES-bench.md).
     pub fn with_default_switchover(threshold: u32) -> BreakSettings {
         BreakSettings {
             threshold,
