@@ -35,7 +35,10 @@ a listed class with `+`), and CHILDREN_FACTOR=F every child's. The ratio printed
 newer breaker's, and the hours those of the day the files were measured, as the newer
 breaker would have taken them.
 
-BOGGLEMAX (default target/release/bogglemax) is the binary that runs the estimates.
+BOGGLEMAX (default target/release/bogglemax) is the binary that runs the estimates, at the
+switchover SWITCHOVER (default 7000: `estimate` reads a journal only at the switchover it was
+written at, and the journals in results/estimates/ were written at 7000, 2 × S, the default
+before 2026-12-06).
 """
 import csv
 import importlib.util
@@ -112,10 +115,14 @@ def estimate(bogglemax, journals, seeds, samples):
     """The pooled estimate over the journals (one a seed, its first `samples` draws)."""
     args = [bogglemax, "estimate", "--size", "4x4", "--partition", MERGED_PARTITION, "--score",
             "3500", "--threads", "1", "--seed", ",".join(map(str, seeds)), "--sample",
-            ",".join(map(str, samples)), "--quiet"]
+            ",".join(map(str, samples)), "--switchover", os.environ.get("SWITCHOVER", "7000"),
+            "--quiet"]
     for journal in journals:
         args += ["--journal", journal]
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    run = subprocess.run(args, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SystemExit(f"error: bogglemax estimate failed: {run.stderr.strip()}")
+    out = run.stdout
     lines = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
     return float(lines["cpu_seconds"]), lines["cpu_hours"]
 
