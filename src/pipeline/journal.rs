@@ -19,7 +19,9 @@
 //! A crash can only tear the last record: a record that runs past the end of the file, or
 //! fails its checksum as the very last bytes, or a tail of zero bytes (an append whose length
 //! a network file system shows before its bytes), is dropped (and cut off when the journal is
-//! opened for writing). A bad record followed by more data is corruption and is refused.
+//! opened for writing). A bad record followed by more data is corruption and is refused, and
+//! so is a length field that runs to or past the end over a whole record of another length
+//! whose checksum holds (a damaged length, which would otherwise drop every record after it).
 
 use super::error::PipelineError;
 use crate::board::{Board, Size};
@@ -169,6 +171,22 @@ impl ClassRecord {
             candidates,
         })
     }
+}
+
+/// The length of the record payload that `bytes` begins with, read off the payload's own
+/// counts as [`ClassRecord::decode`] reads them (not off its frame's length field); `None`
+/// if `bytes` ends before it does.
+fn payload_len(bytes: &[u8], size: Size) -> Option<usize> {
+    let mut r = Reader { bytes, at: 0 };
+    // Kind, class id, letter, root bound, five u64 figures, largest DeMulti, cells.
+    r.take(1 + 8 + 1 + 4 + 5 * 8 + 4 + 1).ok()?;
+    let results = r.u32().ok()? as usize;
+    r.take(results.checked_mul(size.cells() + 12)?).ok()?;
+    if r.u8().ok()? == 1 {
+        let packed = r.u32().ok()? as usize;
+        r.take(packed).ok()?;
+    }
+    Some(r.at)
 }
 
 /// A count that the format stores in 32 bits: refused, not truncated, beyond that.
@@ -341,7 +359,24 @@ fn parse(
         let len = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
         let crc = u32::from_le_bytes(bytes[at + 4..at + 8].try_into().expect("4 bytes"));
         let end = at + 8 + len;
+        // A record that runs to or past the end and fails its checksum reads as a torn
+        // append, unless a whole record of another length lies there, checksum and all:
+        // then its length field is damaged, and the records after it must not be dropped.
+        let damaged_length = || {
+            let rest = &bytes[at + 8..];
+            payload_len(rest, size)
+                .filter(|&n| n != len && crc32fast::hash(&rest[..n]) == crc)
+                .map(|n| {
+                    corrupt(format!(
+                        "record at byte {at}: its length field says {len} bytes, but a whole \
+                         record of {n} bytes is there (a damaged length, not a torn append)"
+                    ))
+                })
+        };
         if end > bytes.len() {
+            if let Some(e) = damaged_length() {
+                return Err(e);
+            }
             out.torn = true;
             break;
         }
@@ -350,7 +385,14 @@ fn parse(
         // network file systems): a tail of zeros is a record still being written, not damage.
         let zero_tail = || bytes[at..].iter().all(|&b| b == 0);
         if crc32fast::hash(payload) != crc {
-            if end == bytes.len() || zero_tail() {
+            if zero_tail() {
+                out.torn = true;
+                break;
+            }
+            if end == bytes.len() {
+                if let Some(e) = damaged_length() {
+                    return Err(e);
+                }
                 out.torn = true;
                 break;
             }
@@ -607,5 +649,57 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         assert!(read_journal(&path, 42, size).is_err());
         assert_eq!(count_u32(u32::MAX as usize, "results"), Ok(u32::MAX));
+    }
+
+    /// A damaged length field is corruption, not a torn append, so the records after it are
+    /// never dropped; a record cut short at the end is still a torn append.
+    #[test]
+    fn a_damaged_length_is_refused_and_a_cut_record_is_torn() {
+        let size: Size = "2x2".parse().unwrap();
+        let record = |class_id: u64, candidates: Option<Vec<Candidate>>| ClassRecord {
+            class_id,
+            part: None,
+            root_bound: 99,
+            nodes: 1234,
+            peak_bytes: 5678,
+            seconds: 1.5,
+            check_seconds: 0.25,
+            demulti_count: candidates.as_ref().map_or(1, |c| c.len() as u64),
+            max_demulti: 44,
+            results: vec![candidate(size, "tear", 44, 30)],
+            candidates,
+        };
+        let kept = Some(vec![
+            candidate(size, "abcd", 40, 12),
+            candidate(size, "tear", 44, 30),
+        ]);
+        let records = [record(1, None), record(2, kept), record(3, None)];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        write_journal(&path, 42, size, &records).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let second = HEADER_LEN as usize + 8 + records[0].encode(4).unwrap().len();
+        let third = second + 8 + records[1].encode(4).unwrap().len();
+        assert_eq!(good.len(), third + 8 + records[2].encode(4).unwrap().len());
+        for (at, len) in [
+            (HEADER_LEN as usize, 0x7fff_ffffu32),
+            (second, 0x7fff_ffff),
+            (third, 0x7fff_ffff),
+            (second, (good.len() - second - 8) as u32),
+            (third, 1000),
+        ] {
+            let mut bytes = good.clone();
+            bytes[at..at + 4].copy_from_slice(&len.to_le_bytes());
+            std::fs::write(&path, &bytes).unwrap();
+            let err = read_journal(&path, 42, size).unwrap_err().to_string();
+            assert!(err.contains("length field"), "length {len} at {at}: {err}");
+        }
+        // The last record cut anywhere, its length field whole: a torn append.
+        for cut in [third + 3, third + 8, third + 20, good.len() - 1] {
+            std::fs::write(&path, &good[..cut]).unwrap();
+            let back = read_journal(&path, 42, size).unwrap();
+            assert!(back.torn && back.valid_len == third as u64, "cut at {cut}");
+            assert_eq!(back.classes.len(), 2);
+        }
     }
 }
