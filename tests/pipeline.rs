@@ -244,6 +244,29 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
         bad,
         "refused, untouched"
     );
+
+    // A damaged length field is corruption too, not a torn tail: the records after it are
+    // not dropped (nor re-broken).
+    let mut bad = bytes.clone();
+    bad[16..20].copy_from_slice(&0x7fff_ffffu32.to_le_bytes());
+    std::fs::write(&journal, &bad).expect("write");
+    fails_with(&["break", s(&runp), "--shard", "0"], "length field");
+    fails_with(&["merge", s(&runp)], "length field");
+    assert_eq!(std::fs::read(&journal).expect("journal"), bad, "untouched");
+
+    // A journal that lost its records (cut back to a torn header): `merge` finds fewer
+    // finished classes than its last summary counted and overwrites neither file.
+    let summary = std::fs::read(runp.join("summary.txt")).expect("summary");
+    std::fs::write(&journal, &bytes[..10]).expect("write");
+    fails_with(&["merge", s(&runp)], "nothing was written");
+    assert_eq!(
+        std::fs::read(runp.join("results.csv")).expect("results"),
+        want
+    );
+    assert_eq!(
+        std::fs::read(runp.join("summary.txt")).expect("summary"),
+        summary
+    );
     std::fs::write(&journal, &bytes).expect("restore");
 
     // Shard files, the manifest and the compiled dictionary: truncated or flipped → refused,

@@ -26,14 +26,43 @@ pub struct MergeReport {
     pub complete: bool,
     /// Number of result boards.
     pub results: usize,
+    /// Classes finished in the journals.
+    pub finished: usize,
 }
+
+/// The line of `summary.txt` that counts the finished classes.
+const FINISHED_LINE: &str = "classes finished: ";
 
 /// Reads the journals, writes `RUN/results.csv` (`board,score,words,class_id`:
 /// canonical boards with Score ≥ S, each once, by score descending then board) and
 /// `RUN/summary.txt`, and decides whether the run is a complete proof. Shows progress by
 /// shard unless `quiet`.
+///
+/// Refuses, writing nothing, when the journals hold fewer finished classes than the last
+/// merge's `summary.txt` counted: a journal lost records or was replaced, and the results
+/// of the last merge must not be overwritten by fewer.
 pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
     let (report, csv) = merge_contents(run, quiet)?;
+    let path = run.root().join("summary.txt");
+    let last = match std::fs::read_to_string(&path) {
+        Ok(text) => text
+            .lines()
+            .find_map(|l| l.strip_prefix(FINISHED_LINE))
+            .and_then(|rest| rest.split(' ').next()?.parse::<usize>().ok()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(PipelineError::io(&path, e)),
+    };
+    if let Some(last) = last.filter(|&last| report.finished < last) {
+        return Err(PipelineError::Mismatch {
+            path,
+            why: format!(
+                "the last merge counted {last} finished classes and the journals now hold {}: \
+                 a journal lost records or was replaced (see `bogglemax status`); nothing was \
+                 written (move summary.txt away to merge what is left)",
+                report.finished
+            ),
+        });
+    }
     let path = run.root().join("results.csv");
     crate::format::write_atomic(&path, &csv).map_err(|e| PipelineError::io(&path, e))?;
     let path = run.root().join("summary.txt");
@@ -155,7 +184,7 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
     let complete = problems.is_empty();
     let mut s = String::new();
     let _ = write!(s, "{}", m.describe());
-    let _ = writeln!(s, "classes finished: {finished} of {}", m.classes);
+    let _ = writeln!(s, "{FINISHED_LINE}{finished} of {}", m.classes);
     let _ = writeln!(s, "classes broken outright: {broken}");
     let _ = writeln!(s, "candidates: {candidates}");
     let _ = writeln!(s, "largest demulti: {max_demulti}");
@@ -193,6 +222,7 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
         summary: s,
         complete,
         results: results.len(),
+        finished,
     };
     Ok((report, csv))
 }
