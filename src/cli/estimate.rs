@@ -112,6 +112,10 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
     if args.tasks == Some(0) {
         bail!("--tasks must be at least 1");
     }
+    if let Some(path) = &args.costs_out {
+        // Before the work, not after it.
+        pipeline::ClassCosts::check_replaceable(path)?;
+    }
     // The settings and dictionary: a planned run's, or the flags'.
     let (dict, settings, run_shards) = match &args.run {
         Some(path) => {

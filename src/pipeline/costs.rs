@@ -14,6 +14,8 @@ use std::path::Path;
 
 /// The prefix of the line naming the class space.
 const SPACE_LINE: &str = "# classes: ";
+/// The header of a costs file's table.
+const COSTS_HEADER: &str = "class_id,seconds,nodes,source";
 
 /// The cost of one class.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -150,15 +152,41 @@ impl ClassCosts {
         })
     }
 
+    /// Whether [`ClassCosts::write`] may write `path`: nothing is there, or a costs file.
+    /// Any other file (a run's manifest, a CSV of something else) is refused. For commands
+    /// that write one after long work, to refuse before it.
+    pub fn check_replaceable(path: &Path) -> Result<(), PipelineError> {
+        use std::io::{BufRead, BufReader, Read};
+        let file = match std::fs::File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(PipelineError::io(path, e)),
+        };
+        let mut first = String::new();
+        // A costs file's first line is short; a binary file need not have one.
+        let read = BufReader::new(file.take(4096)).read_line(&mut first);
+        if read.is_ok() && (first.starts_with(SPACE_LINE) || first.starts_with("class_id,seconds"))
+        {
+            return Ok(());
+        }
+        Err(PipelineError::Usage(format!(
+            "{}: exists and is not a costs file; nothing was written (choose another file)",
+            path.display()
+        )))
+    }
+
     /// Writes the costs file (atomically: a reader sees the old file or the whole new one).
+    /// Replaces only a costs file ([`ClassCosts::check_replaceable`]).
     pub fn write(&self, path: &Path) -> Result<(), PipelineError> {
+        ClassCosts::check_replaceable(path)?;
         let mut out = String::with_capacity(32 * self.costs.len() + 200);
         if let Some(space) = &self.space {
             out.push_str(SPACE_LINE);
             out.push_str(space);
             out.push('\n');
         }
-        out.push_str("class_id,seconds,nodes,source\n");
+        out.push_str(COSTS_HEADER);
+        out.push('\n');
         for c in &self.costs {
             use std::fmt::Write;
             // Writing to a String cannot fail.
@@ -232,5 +260,18 @@ mod tests {
         std::fs::write(&path, "board,score\nabc,1\n").unwrap();
         let err = ClassCosts::load(&path).unwrap_err().to_string();
         assert!(err.contains("not a costs file"), "{err}");
+
+        // Writing replaces a costs file, and refuses any other file, leaving it as it was.
+        let err = costs.write(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("not a costs file; nothing was written"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), b"board,score\nabc,1\n");
+        std::fs::write(&path, [0x8f, 0xff, 0, 1]).unwrap();
+        assert!(costs.write(&path).is_err());
+        std::fs::write(&path, "class_id,seconds\n1,2\n").unwrap();
+        costs.write(&path).unwrap();
+        assert_eq!(ClassCosts::load(&path).unwrap(), costs);
     }
 }
