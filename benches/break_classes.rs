@@ -27,7 +27,8 @@ fn run(
     ids: &[u64],
     order: Option<&str>,
 ) {
-    let space = ClassSpace::new(size, Partition::parse(partition).expect("valid partition"));
+    let space = ClassSpace::new(size, Partition::parse(partition).expect("valid partition"))
+        .expect("a space of u64 ids");
     let breaker = match order {
         None => ClassBreaker::new(dict.trie(), size, Scoring::Standard),
         Some(text) => {
@@ -86,13 +87,15 @@ fn main() {
             "aeijou bcdfgmpqvwxz hklnrsty",
             "bdfgjqvwxz aeiou lnrsy chkmpt",
         ] {
-            let space = ClassSpace::new(size, Partition::parse(p).expect("partition"));
+            let space = ClassSpace::new(size, Partition::parse(p).expect("partition"))
+                .expect("a space of u64 ids");
             run(&dict, size, p, 500, &space.canonical_ids(), order);
         }
     }
     if want("4x4-sample") {
         let size: Size = "4x4".parse().expect("size");
-        let space = ClassSpace::new(size, Partition::parse(PARTITION_4X4).expect("partition"));
+        let space = ClassSpace::new(size, Partition::parse(PARTITION_4X4).expect("partition"))
+            .expect("a space of u64 ids");
         let canon = space.canonical_ids();
         let mut state = SAMPLE_SEED;
         let mut ids: Vec<u64> = (0..SAMPLE_SIZE)
@@ -104,7 +107,8 @@ fn main() {
     }
     if want("hardest") {
         let size: Size = "4x4".parse().expect("size");
-        let space = ClassSpace::new(size, Partition::parse(PARTITION_4X4).expect("partition"));
+        let space = ClassSpace::new(size, Partition::parse(PARTITION_4X4).expect("partition"))
+            .expect("a space of u64 ids");
         let board = bogglemax::board::Board::parse(size, "perslatgsineters").expect("board");
         run(
             &dict,

@@ -47,6 +47,9 @@ pub enum ClassError {
         "bad partition '{0}': expected 'SETS[, edge:SETS][, corner:SETS]', e.g. 'aeiosuy bcdfghjklmnpqrtvwxz'"
     )]
     BadPartition(String),
+    /// A size and partition with more class ids than a `u64` numbers.
+    #[error("a {0} board under this partition has more than 2^64 classes: use fewer buckets")]
+    TooManyClasses(Size),
     /// An id beyond the last class.
     #[error("class id {id} is out of range: this size and partition have {count} classes")]
     IdOutOfRange {
@@ -284,8 +287,8 @@ pub struct ClassSpace {
 }
 
 impl ClassSpace {
-    /// The classes of `size` under `partition`.
-    pub fn new(size: Size, partition: Partition) -> ClassSpace {
+    /// The classes of `size` under `partition`; refused if their ids do not fit a `u64`.
+    pub fn new(size: Size, partition: Partition) -> Result<ClassSpace, ClassError> {
         let geometry = Geometry::new(size);
         let buckets: Vec<Vec<LetterSet>> = (0..size.cells())
             .map(|c| partition.buckets(&geometry, c).to_vec())
@@ -294,16 +297,18 @@ impl ClassSpace {
         let mut count = 1u64;
         for b in &buckets {
             place.push(count);
-            count = count.saturating_mul(b.len() as u64);
+            count = count
+                .checked_mul(b.len() as u64)
+                .ok_or(ClassError::TooManyClasses(size))?;
         }
-        ClassSpace {
+        Ok(ClassSpace {
             size,
             partition,
             buckets,
             place,
             count,
             symmetries: Symmetries::new(size),
-        }
+        })
     }
 
     /// The size.
@@ -448,7 +453,7 @@ mod tests {
     fn edge_and_corner_lists_apply_to_their_cells() {
         let size: Size = "4x4".parse().unwrap();
         let p = Partition::parse("aeiou bcdfghjklmnpqrstvwxyz, edge:abcdefghijklm nopqrstuvwxyz, corner:abcdefghijklmnopqrstuvwxyz").unwrap();
-        let space = ClassSpace::new(size, p);
+        let space = ClassSpace::new(size, p).unwrap();
         // 4 centre cells of 2 buckets, 8 edges of 2, 4 corners of 1.
         assert_eq!(space.count(), 1 << 12);
         let geometry = Geometry::new(size);
@@ -487,7 +492,8 @@ mod tests {
         let space = ClassSpace::new(
             size,
             Partition::parse("aeiou bdfgjqvwxz lnrsy chkmpt").unwrap(),
-        );
+        )
+        .unwrap();
         assert_eq!(space.count(), 4u64.pow(9));
         let b = Board::parse(size, "streaedlp").unwrap();
         let id = space.id_of_board(&b);
@@ -502,6 +508,23 @@ mod tests {
                 .all(|&i| space.class(space.canonical_id(i)).is_ok())
         );
         assert!(space.class(space.count()).is_err());
+    }
+
+    /// Ids are `u64`: a space with more is refused, never numbered modulo 2^64.
+    #[test]
+    fn spaces_beyond_u64_ids_are_refused() {
+        let singletons =
+            Partition::parse("a b c d e f g h i j k l m n o p q r s t u v w x y z").unwrap();
+        // 26^12 ids fit, 26^16 do not.
+        let size: Size = "3x4".parse().unwrap();
+        let space = ClassSpace::new(size, singletons.clone()).unwrap();
+        assert_eq!(space.count(), 26u64.pow(12));
+        let last = Board::parse(size, "zzzzzzzzzzzz").unwrap();
+        assert_eq!(space.id_of_board(&last), space.count() - 1);
+        assert!(matches!(
+            ClassSpace::new("4x4".parse().unwrap(), singletons),
+            Err(ClassError::TooManyClasses(_))
+        ));
     }
 
     #[test]

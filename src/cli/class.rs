@@ -45,7 +45,7 @@ pub struct ClassArgs {
 
 /// Runs `bogglemax class`.
 pub fn run_class(args: &ClassArgs, out: &mut Output) -> anyhow::Result<()> {
-    let space = ClassSpace::new(args.size, Partition::parse(&args.partition)?);
+    let space = ClassSpace::new(args.size, Partition::parse(&args.partition)?)?;
     let id = match (&args.board, args.id) {
         (Some(b), _) => space.id_of_board(&Board::parse(args.size, b)?),
         (None, Some(id)) => id,

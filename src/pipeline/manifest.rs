@@ -80,7 +80,7 @@ impl Manifest {
     /// The class space (size and partition).
     pub fn space(&self) -> ClassSpace {
         let partition = Partition::parse(&self.partition).expect("validated on open");
-        ClassSpace::new(self.size(), partition)
+        ClassSpace::new(self.size(), partition).expect("validated on open")
     }
 
     /// The break settings.
@@ -174,7 +174,7 @@ impl RunDir {
             path: path.clone(),
             why,
         };
-        manifest
+        let size = manifest
             .size
             .parse::<Size>()
             .map_err(|e| bad(format!("size: {e}")))?;
@@ -182,7 +182,9 @@ impl RunDir {
             .scoring
             .parse::<Scoring>()
             .map_err(|e| bad(format!("scoring: {e}")))?;
-        Partition::parse(&manifest.partition).map_err(|e| bad(format!("partition: {e}")))?;
+        let partition =
+            Partition::parse(&manifest.partition).map_err(|e| bad(format!("partition: {e}")))?;
+        ClassSpace::new(size, partition).map_err(|e| bad(format!("partition: {e}")))?;
         if manifest.shards == 0 {
             return Err(bad("zero shards".into()));
         }

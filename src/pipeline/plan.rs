@@ -98,8 +98,24 @@ pub fn class_space(size: Size, partition: &str) -> Result<ClassSpace, PipelineEr
     }
     let partition = Partition::parse(partition)
         .map_err(|e| PipelineError::Usage(format!("--partition: {e}")))?;
-    Ok(ClassSpace::new(size, partition))
+    let space = ClassSpace::new(size, partition)
+        .map_err(|e| PipelineError::Usage(format!("--partition: {e}")))?;
+    if space.count() > MAX_CLASS_IDS {
+        return Err(PipelineError::Usage(format!(
+            "--partition: a {size} board has {} class ids under it, more than the {} that \
+             plan and estimate go through; use fewer buckets",
+            space.count(),
+            MAX_CLASS_IDS
+        )));
+    }
+    Ok(space)
 }
+
+/// The most class ids (canonical or not) of a space that `plan` and `estimate` take: they
+/// visit every id to find the canonical ones, so a space far beyond any proof would keep
+/// them busy for days (the 4x4 default partition has 531,441 ids, a 5x5 one of two buckets
+/// 33.6 million).
+pub const MAX_CLASS_IDS: u64 = 1 << 32;
 
 /// The manifest `plan` writes for these settings and word list.
 pub fn planned_manifest(dict: &Dictionary, settings: &PlanSettings, classes: u64) -> Manifest {
@@ -183,6 +199,21 @@ fn deal_by_costs(ids: &[u64], costs: &ClassCosts, n: usize) -> Vec<Vec<u64>> {
 mod tests {
     use super::*;
     use crate::pipeline::ClassCost;
+
+    /// A space too big to go through is refused before any work.
+    #[test]
+    fn spaces_too_big_to_enumerate_are_refused() {
+        let size: Size = "5x5".parse().unwrap();
+        assert!(class_space(size, "aeiosuy bcdfghjklmnpqrtvwxz").is_ok());
+        let err = class_space(size, "aeijou bcdfgmpqvwxz hklnrsty")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("847288609443 class ids"), "{err}");
+        let err = class_space(size, "aei ou bcdfg hjklm npqrs tvwxyz")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("more than 2^64"), "{err}");
+    }
 
     #[test]
     fn dealing_by_costs_balances_a_heavy_tail() {
