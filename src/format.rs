@@ -170,6 +170,19 @@ pub enum FileBytes {
 impl FileBytes {
     /// Maps a file read-only.
     pub fn map(path: &Path) -> std::io::Result<FileBytes> {
+        // Asked before opening: opening a FIFO for reading waits for a writer.
+        let meta = std::fs::metadata(path)?;
+        if meta.is_dir() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::IsADirectory,
+                "is a directory, not a file",
+            ));
+        }
+        if !meta.is_file() {
+            return Err(std::io::Error::other(
+                "not a regular file (a pipe or device cannot be mapped; save it to a file)",
+            ));
+        }
         let file = File::open(path)?;
         if file.metadata()?.len() == 0 {
             return Ok(FileBytes::Owned(rkyv::util::AlignedVec::new()));

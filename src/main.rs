@@ -25,10 +25,19 @@ fn main() -> ExitCode {
             e.exit()
         }
         Err(e) => {
-            // A usage error is one line: clap's first line, without its "error: " prefix.
+            // A usage error is one line: clap's first paragraph (which lists the missing
+            // arguments on lines of their own), without its "error: " prefix.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad command line");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
+            let first: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let first = match first.join(" ") {
+                line if line.is_empty() => "bad command line".to_string(),
+                line => line,
+            };
+            let first = first.strip_prefix("error: ").unwrap_or(&first);
             eprintln!("bogglemax: {first} (see --help)");
             return ExitCode::from(2);
         }

@@ -235,6 +235,12 @@ fn stdin_lines_are_trimmed_and_a_bad_one_is_named() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
+    // A missing option is named, on the one line.
+    fails_with(&["break-class", "aeiou"], "not provided: --score <S>");
+    fails_with(&["hillclimb", "--threads", "100000"], "at most 1024");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path().to_str().expect("utf-8 path");
+    fails_with(&["score", "--wordlist", d, "abcdefghijklmnop"], "is a directory");
     fails_with(&["score", "abc"], "needs 16");
     fails_with(&["score", "abcdefghijklmno1"], "not a letter");
     fails_with(&["score", "--size", "7x1", "abcdefg"], "7x1");

@@ -40,6 +40,19 @@ pub fn parse_size(s: &str) -> Result<Size, String> {
     s.parse::<Size>().map_err(|e| e.to_string())
 }
 
+/// The most threads a command starts: more is a typo, not a machine (`--threads 100000`
+/// would start that many).
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses `--threads` values (0, where a command takes it, means all cores).
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|e| format!("{e}"))?;
+    if n > MAX_THREADS {
+        return Err(format!("at most {MAX_THREADS}"));
+    }
+    Ok(n)
+}
+
 /// Where a board given to a command came from, for its error message.
 #[derive(Clone, Copy, Debug)]
 pub enum BoardOrigin {

@@ -73,7 +73,7 @@ pub struct EstimateArgs {
     pub seed: Vec<u64>,
     /// Threads breaking classes (at most 16 at once: classes are drawn in batches of 16
     /// between refits of the cost model). Default: all cores.
-    #[arg(long, value_name = "T", default_value_t = 0)]
+    #[arg(long, value_name = "T", default_value_t = 0, value_parser = super::common::parse_threads)]
     pub threads: usize,
     /// Also say what one task of a run split into N shards takes (one thread each), and
     /// the Slurm --time and --mem to ask for.

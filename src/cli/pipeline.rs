@@ -137,7 +137,7 @@ pub struct BreakArgs {
     #[arg(long)]
     pub all: bool,
     /// Classes broken at once (threads). Default: all cores.
-    #[arg(long, value_name = "T", default_value_t = 0)]
+    #[arg(long, value_name = "T", default_value_t = 0, value_parser = super::common::parse_threads)]
     pub threads: usize,
     /// Classes running longer than this also checkpoint each top-split branch.
     #[arg(long, value_name = "SECS", default_value_t = 60)]

@@ -53,7 +53,7 @@ pub struct CommonSearchArgs {
     #[arg(long, default_value_t = 1, value_name = "S")]
     pub seed: u64,
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", value_parser = super::common::parse_threads)]
     pub threads: Option<usize>,
     /// Letters never placed on the board, e.g. 'qxz'.
     #[arg(long, default_value = "", value_name = "LETTERS")]
