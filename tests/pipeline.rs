@@ -182,6 +182,17 @@ fn small_proof_equals_brute_force() {
             "{what}: {text}"
         );
     }
+    // Another shard's journal copied over this one (the same run, valid checksums): its
+    // classes are not this shard's, and the audit says so.
+    let other = (0..3)
+        .map(|k| runp.join(format!("shards/{k:05}.journal")))
+        .find(|p| *p != journal)
+        .expect("another shard");
+    std::fs::copy(&other, &journal).expect("copy");
+    let out = run(&["rescore", s(&runp), "--quiet"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("is not one of its shard's"), "{text}");
     std::fs::write(&journal, original).expect("restore");
     let stray: Vec<_> = std::fs::read_dir(&runp)
         .expect("run dir")

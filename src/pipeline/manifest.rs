@@ -4,7 +4,7 @@
 use super::error::PipelineError;
 use crate::board::Size;
 use crate::bound::{BreakSettings, ClassSpace, Partition};
-use crate::dict::Dictionary;
+use crate::dict::{DictError, Dictionary};
 use crate::format::{self, FileBytes};
 use crate::solve::Scoring;
 use sha2::{Digest, Sha256};
@@ -253,9 +253,17 @@ impl RunDir {
     /// Loads the run's dictionary and checks it is the word list the manifest names.
     pub fn dictionary(&self) -> Result<Dictionary, PipelineError> {
         let path = self.dict_path();
-        let dict = Dictionary::load(Some(&path)).map_err(|e| PipelineError::Corrupt {
-            path: path.clone(),
-            why: e.to_string(),
+        // The dictionary's own errors name the path: keep only their cause.
+        let dict = Dictionary::load(Some(&path)).map_err(|e| match e {
+            DictError::Io { err, .. } => PipelineError::io(&path, err),
+            DictError::Format { err, .. } => PipelineError::Format {
+                path: path.clone(),
+                err,
+            },
+            DictError::NotText { .. } | DictError::Empty { .. } => PipelineError::Corrupt {
+                path: path.clone(),
+                why: "not a compiled dictionary".into(),
+            },
         })?;
         if dict.info().sha256 != self.manifest.wordlist_sha256 {
             return Err(PipelineError::Mismatch {

@@ -264,9 +264,22 @@ pub fn rescore(
     let first = Solver::new(dict.trie(), &geometry, m.scoring());
     let mut progress = Progress::counting("rescore", m.shards as u64, "shards", quiet);
     for k in 0..m.shards {
+        // The shard file too: a run that lost its shards has nothing to audit against.
+        let shard = run.shard(k)?;
         let path = run.journal_path(k);
         let journal = read_journal(&path, m.run_id(), size)?;
         let recs: Vec<&ClassRecord> = journal.classes.values().collect();
+        report.problems.extend(
+            recs.iter()
+                .filter(|rec| shard.ids.binary_search(&rec.class_id).is_err())
+                .map(|rec| {
+                    format!(
+                        "{}: class {} is not one of its shard's",
+                        path.display(),
+                        rec.class_id
+                    )
+                }),
+        );
         let problems: Vec<String> = recs
             .par_iter()
             .map_init(
