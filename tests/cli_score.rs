@@ -240,7 +240,10 @@ fn bad_input_is_one_line_and_exit_2() {
     fails_with(&["hillclimb", "--threads", "100000"], "at most 1024");
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path().to_str().expect("utf-8 path");
-    fails_with(&["score", "--wordlist", d, "abcdefghijklmnop"], "is a directory");
+    fails_with(
+        &["score", "--wordlist", d, "abcdefghijklmnop"],
+        "is a directory",
+    );
     fails_with(&["score", "abc"], "needs 16");
     fails_with(&["score", "abcdefghijklmno1"], "not a letter");
     fails_with(&["score", "--size", "7x1", "abcdefg"], "7x1");

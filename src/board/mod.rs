@@ -54,6 +54,18 @@ pub enum BoardError {
     },
 }
 
+/// The most characters of a rejected board that its error repeats.
+const ECHO_CHARS: usize = 40;
+
+/// `text` for an error message: whole if short, else its first [`ECHO_CHARS`] characters
+/// and `…` (a whole file piped in as one line is not repeated back).
+fn echo(text: &str) -> String {
+    match text.char_indices().nth(ECHO_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 /// One concrete board: a letter on every cell of a [`Size`].
 ///
 /// Cells past `size.cells()` are always zero, so derived equality and hashing are exact.
@@ -76,7 +88,7 @@ impl Board {
         };
         if got != n {
             return Err(BoardError::WrongLength {
-                board: text.to_string(),
+                board: echo(text),
                 size,
                 expected: n,
                 got,
@@ -232,6 +244,16 @@ mod tests {
         assert_eq!(
             Board::parse(size, "PERSLATGSINETERS").unwrap().to_string(),
             "perslatgsineters"
+        );
+        // A long line is not repeated back whole.
+        let long = "\u{e9}".repeat(100_000);
+        let err = Board::parse(size, &long).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "board '{}…' has 100000 letters, but a 4x4 board needs 16",
+                "\u{e9}".repeat(40)
+            )
         );
     }
 }

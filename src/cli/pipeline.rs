@@ -313,6 +313,9 @@ pub fn run_status(args: &StatusArgs, out: &mut Output) -> anyhow::Result<()> {
         writeln!(out, "{}", run.manifest().shards)?;
         return Ok(());
     }
+    // Every stage that breaks or merges reads the compiled dictionary: a damaged or swapped
+    // one is reported here too, not first by the next break.
+    run.dictionary()?;
     if let Some(path) = &args.costs {
         let costs = pipeline::ClassCosts::from_run(&run)?;
         costs.write(path)?;
