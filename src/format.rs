@@ -47,7 +47,7 @@ pub enum FormatError {
         got: u32,
     },
     /// No valid footer: the file was cut short (or is not complete yet).
-    #[error("truncated: {got} bytes and no valid footer")]
+    #[error("truncated, or bytes added at its end: {got} bytes and no valid footer")]
     Truncated {
         /// Actual size.
         got: u64,
@@ -90,7 +90,18 @@ pub fn unframe(
     kind: &[u8; 4],
     version: u32,
 ) -> Result<std::ops::Range<usize>, FormatError> {
-    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+    if bytes.len() < HEADER_LEN {
+        // A file cut inside its header still begins as one does.
+        let n = bytes.len().min(MAGIC.len());
+        return Err(if n >= 4 && bytes[..n] == MAGIC[..n] {
+            FormatError::Truncated {
+                got: bytes.len() as u64,
+            }
+        } else {
+            FormatError::BadMagic
+        });
+    }
+    if &bytes[..8] != MAGIC {
         return Err(FormatError::BadMagic);
     }
     if &bytes[8..12] != kind {
@@ -242,5 +253,19 @@ mod tests {
         let mut padded = f.clone();
         padded.extend_from_slice(&[0; 16]);
         assert!(unframe(&padded, b"TEST", 1).is_err());
+        // Cut inside the header: truncated if it begins as a header does, else not ours.
+        for cut in [4, 8, 13] {
+            assert!(
+                matches!(
+                    unframe(&f[..cut], b"TEST", 1),
+                    Err(FormatError::Truncated { .. })
+                ),
+                "cut to {cut}"
+            );
+        }
+        assert!(matches!(
+            unframe(b"BOGUS-FILE", b"TEST", 1),
+            Err(FormatError::BadMagic)
+        ));
     }
 }
