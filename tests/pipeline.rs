@@ -282,7 +282,7 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
 
     // Shard files, the manifest and the compiled dictionary: truncated or flipped → refused,
     // naming the file.
-    // `break` reads all three, and so does `status`.
+    // `break` reads all three, and so do `status` and `rescore`.
     for name in ["shards/00001.shard", "manifest.bmx", "dict.bmx"] {
         let file = name.rsplit('/').next().expect("name");
         let path = runp.join(name);
@@ -297,6 +297,7 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
         std::fs::remove_file(&path).expect("remove");
         fails_with(&["break", s(&runp), "--shard", "1"], "No such file");
         fails_with(&["status", s(&runp)], "No such file");
+        fails_with(&["rescore", s(&runp)], "No such file");
         std::fs::write(&path, &orig).expect("restore");
     }
     stdout_ok(&["status", s(&runp)]);
