@@ -3,8 +3,8 @@
 
     scripts/chain-factors.py OLD_FACTORS PAIRED [NOTE] > NEW_FACTORS
 
-OLD_FACTORS has a header line (`class_id factor`, or `merged_id factor`) and one `id factor`
-line per class ('#' starts a comment): what the estimate journals' seconds are multiplied by
+OLD_FACTORS has one `id factor` line per class, after an optional header line (`class_id
+factor`, or `merged_id factor`; '#' starts a comment): what the estimate journals' seconds are multiplied by
 to stand for the older breaker (scripts/rescale-journals.py, scripts/merged-edges-ratio.py's
 MERGED_FACTORS). PAIRED is a paired table of the same classes broken by the older breaker
 (`old_s`, the second column) and the newer one (`new_s`, the third) in turn, as the
@@ -24,6 +24,15 @@ def rows(path):
         return [line.rstrip("\n").split("\t") for line in f if not line.startswith("#")]
 
 
+def is_number(text):
+    """Whether `text` reads as a float."""
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         raise SystemExit("usage: " + __doc__.strip().splitlines()[2].strip())
@@ -34,15 +43,23 @@ def main():
     ratio = {r[0]: float(r[2]) / float(r[1]) for r in measured}
     pooled = sum(float(r[2]) for r in measured) / sum(float(r[1]) for r in measured)
     old = rows(old_path)
+    # A header line is one whose factor is not a number (the default partition's factor files
+    # have none: their header is in the '#' description).
+    header = None
+    if old and not is_number(old[0][-1]):
+        header, old = old[0], old[1:]
+    if not old:
+        raise SystemExit(f"error: {old_path} has no class")
     if sys.argv[3:]:
         with open(sys.argv[3]) as f:
             sys.stdout.write(f.read().replace("POOLED", f"{pooled:.4f}"))
     else:
         print(f"# {old_path} times the new/old ratios of {paired_path} (pooled {pooled:.4f})")
-    print("\t".join(old[0]))
-    for class_id, factor in old[1:]:
+    if header:
+        print("\t".join(header))
+    for class_id, factor in old:
         print(f"{class_id}\t{float(factor) * ratio.get(class_id, pooled):.4f}")
-    missing = sorted(set(ratio) - {r[0] for r in old[1:]})
+    missing = sorted(set(ratio) - {r[0] for r in old})
     if missing:
         print(f"warning: measured classes not in {old_path}: {' '.join(missing)}", file=sys.stderr)
     print(f"pooled new/old: {pooled:.4f} over {len(ratio)} classes", file=sys.stderr)
