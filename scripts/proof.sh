@@ -35,6 +35,14 @@ if [[ $# -ne 1 || "$1" == -h || "$1" == --help ]]; then
     exit 2
 fi
 SIZE=$1
+# Numbers the caller sets are checked before bash arithmetic or xargs reads them.
+need_count() {  # NAME VALUE: a whole number of at least 1
+    [[ "$2" =~ ^[1-9][0-9]{0,8}$ ]] ||
+        { echo "proof.sh: $1 must be a whole number of at least 1, not '$2'" >&2; exit 2; }
+}
+[[ -z "${SCORE:-}" ]] || need_count SCORE "$SCORE"
+[[ -z "${JOBS:-}" ]] || need_count JOBS "$JOBS"
+[[ -z "${TOP:-}" ]] || need_count TOP "$TOP"
 case "$SIZE" in
     # The switchover (branch by merging while a tree's bound is above it, then OrderlyBound)
     # is best at 9/4 x S on 4x4, plan's default, but smaller boards merge less at their best
@@ -45,7 +53,9 @@ case "$SIZE" in
     3x3) : "${SCORE:=500}" "${SHARDS:=16}" "${SWITCHOVER:=$((SCORE * 8))}" ;;
     3x4) : "${SCORE:=1500}" "${SHARDS:=64}" "${SWITCHOVER:=$((SCORE * 8 / 3))}" ;;
     4x4) : "${SCORE:=3500}" "${SHARDS:=1024}" ;;
-    *) : "${SCORE:?set SCORE for size $SIZE}" "${SHARDS:=64}" ;;
+    *) [[ -n "${SCORE:-}" ]] ||
+           { echo "proof.sh: set SCORE for size $SIZE (SCORE=N scripts/proof.sh $SIZE)" >&2; exit 2; }
+       : "${SHARDS:=64}" ;;
 esac
 JOBS=${JOBS:-$(nproc)}
 # RUN and WORDLIST given by the caller are relative to the caller; the default RUN

@@ -96,7 +96,9 @@ fi
 case "$SCORING:$SIZE" in
     standard:3x3) SCORE=${3:-500} ;;
     standard:3x4) SCORE=${3:-1500} ;;
-    *) SCORE=${3:?give S for size $SIZE and scoring $scoring_name} ;;
+    *) [[ -n "${3:-}" ]] ||
+           { echo "publish.sh: give S for size $SIZE and scoring $scoring_name (the third argument)" >&2; exit 2; }
+       SCORE=$3 ;;
 esac
 if [[ "$LIST" == enable2k ]]; then
     unset WORDLIST

@@ -330,3 +330,41 @@ fn publish_writes_a_reproducible_results_file() {
     assert_eq!(boards(&again), boards(&text));
     assert!(!repo().join("runs").exists() && !repo().join("out").exists());
 }
+
+/// Bad settings of the proof driver and the Slurm scripts get one line and exit 2, before
+/// any work (no bash `unbound variable` or arithmetic noise, no `xargs -P 0`).
+#[test]
+fn bad_script_settings_are_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cases: [(&str, &[&str], &[(&str, &str)], &str); 6] = [
+        ("proof.sh", &["3x3"], &[("SCORE", "abc")], "SCORE must be"),
+        ("proof.sh", &["3x3"], &[("JOBS", "0")], "JOBS must be"),
+        ("proof.sh", &["3x3"], &[("TOP", "x")], "TOP must be"),
+        ("proof.sh", &["5x5"], &[], "set SCORE for size 5x5"),
+        (
+            "slurm/break.sbatch",
+            &["run"],
+            &[("SLURM_ARRAY_TASK_ID", "x")],
+            "whole numbers",
+        ),
+        ("slurm/merge.sbatch", &[], &[], "usage: merge.sbatch"),
+    ];
+    for (name, args, env, needle) in cases {
+        let out = Command::new(repo().join("scripts").join(name))
+            .args(args)
+            .current_dir(dir.path())
+            .env("BOGGLEMAX", env!("CARGO_BIN_EXE_bogglemax"))
+            .envs(env.iter().copied())
+            .output()
+            .expect("script runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name} {env:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{name} {env:?}: {err}");
+        assert!(err.contains(needle), "{name} {env:?}: {err}");
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).expect("dir").count(),
+        0,
+        "nothing made"
+    );
+}
