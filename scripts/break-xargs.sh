@@ -17,6 +17,8 @@ RUN=$(from_caller "$1")
 JOBS=${2:-$(nproc)}
 if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
+[[ "$JOBS" =~ ^[1-9][0-9]{0,5}$ ]] || { echo "break-xargs.sh: JOBS must be a whole number of at least 1, not '$JOBS'" >&2; exit 2; }
+command -v "$BOGGLEMAX" > /dev/null || { echo "break-xargs.sh: no bogglemax at '$BOGGLEMAX' (make build, or set BOGGLEMAX)" >&2; exit 2; }
 pending=$("$BOGGLEMAX" status "$RUN" --pending)
 count=$(printf '%s' "$pending" | grep -c . || true)
 echo "break-xargs: $count shard(s) to break with $JOBS worker(s)" >&2
