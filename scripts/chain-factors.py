@@ -40,8 +40,11 @@ def main():
     measured = rows(paired_path)[1:]
     if not measured:
         raise SystemExit(f"error: {paired_path} has no measured class")
-    ratio = {r[0]: float(r[2]) / float(r[1]) for r in measured}
-    pooled = sum(float(r[2]) for r in measured) / sum(float(r[1]) for r in measured)
+    try:
+        ratio = {r[0]: float(r[2]) / float(r[1]) for r in measured}
+        pooled = sum(float(r[2]) for r in measured) / sum(float(r[1]) for r in measured)
+    except (IndexError, ValueError, ZeroDivisionError):
+        raise SystemExit(f"error: {paired_path}: not a paired table (id, old_s, new_s, ...)") from None
     old = rows(old_path)
     # A header line is one whose factor is not a number (the default partition's factor files
     # have none: their header is in the '#' description).
@@ -50,15 +53,22 @@ def main():
         header, old = old[0], old[1:]
     if not old:
         raise SystemExit(f"error: {old_path} has no class")
+    # Written whole at the end: a bad line leaves no half-written output.
+    out = []
     if sys.argv[3:]:
         with open(sys.argv[3]) as f:
-            sys.stdout.write(f.read().replace("POOLED", f"{pooled:.4f}"))
+            out.append(f.read().replace("POOLED", f"{pooled:.4f}"))
     else:
-        print(f"# {old_path} times the new/old ratios of {paired_path} (pooled {pooled:.4f})")
+        out.append(f"# {old_path} times the new/old ratios of {paired_path} (pooled {pooled:.4f})\n")
     if header:
-        print("\t".join(header))
-    for class_id, factor in old:
-        print(f"{class_id}\t{float(factor) * ratio.get(class_id, pooled):.4f}")
+        out.append("\t".join(header) + "\n")
+    for number, row in enumerate(old, 1):
+        try:
+            class_id, factor = row
+            out.append(f"{class_id}\t{float(factor) * ratio.get(class_id, pooled):.4f}\n")
+        except ValueError:
+            raise SystemExit(f"error: {old_path}: not 'id<TAB>factor': {' '.join(row)}") from None
+    sys.stdout.write("".join(out))
     missing = sorted(set(ratio) - {r[0] for r in old})
     if missing:
         print(f"warning: measured classes not in {old_path}: {' '.join(missing)}", file=sys.stderr)

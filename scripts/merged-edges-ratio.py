@@ -69,11 +69,14 @@ def measured(path):
     """Per merged id: (CPU seconds, classes, tree nodes, largest peak RSS in KiB)."""
     totals = {}
     with open(path) as f:
-        for row in csv.DictReader(f, delimiter="\t"):
-            m = int(row["merged_id"])
-            s, n, nodes, rss = totals.get(m, (0.0, 0, 0, 0))
-            totals[m] = (s + float(row["user_s"]) + float(row["system_s"]), n + 1,
-                         nodes + int(row["nodes"]), max(rss, int(row["maxrss_kb"])))
+        for number, row in enumerate(csv.DictReader(f, delimiter="\t"), 2):
+            try:
+                m = int(row["merged_id"])
+                s, n, nodes, rss = totals.get(m, (0.0, 0, 0, 0))
+                totals[m] = (s + float(row["user_s"]) + float(row["system_s"]), n + 1,
+                             nodes + int(row["nodes"]), max(rss, int(row["maxrss_kb"])))
+            except (KeyError, TypeError, ValueError):
+                raise SystemExit(f"error: {path} line {number}: not a row of its table") from None
     return totals
 
 
@@ -149,7 +152,10 @@ def measured_prefix(outdir, journal):
     done = set()
     if os.path.exists(done_path):
         with open(done_path) as f:
-            done = {int(line) for line in f if line.strip()}
+            try:
+                done = {int(line) for line in f if line.strip()}
+            except ValueError:
+                raise SystemExit(f"error: {done_path}: not one class id a line") from None
     prefix = []
     for class_id, seconds in journal_classes(journal):
         if class_id not in merged or class_id not in done:
@@ -174,8 +180,15 @@ def main():
     args = sys.argv[1:]
     if not args or len(args) % 3 != 0:
         raise SystemExit(__doc__.split("\n\n")[1])
-    bogglemax = os.environ.get("BOGGLEMAX", "target/release/bogglemax")
-    triples = [(args[i], args[i + 1], int(args[i + 2])) for i in range(0, len(args), 3)]
+    # The default binary is the repository's, wherever the script is run from.
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    bogglemax = os.environ.get("BOGGLEMAX", os.path.join(repo, "target/release/bogglemax"))
+    if not os.access(bogglemax, os.X_OK):
+        raise SystemExit(f"error: no bogglemax at {bogglemax} (make build, or set BOGGLEMAX)")
+    try:
+        triples = [(args[i], args[i + 1], int(args[i + 2])) for i in range(0, len(args), 3)]
+    except ValueError:
+        raise SystemExit("error: every third argument is a SEED, a whole number") from None
     measured_draws = [measured_prefix(outdir, journal) for outdir, journal, _ in triples]
     seeds = [seed for _, _, seed in triples]
     samples = [len(prefix) for prefix, _ in measured_draws]
@@ -204,4 +217,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"error: {e}")

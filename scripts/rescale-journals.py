@@ -30,26 +30,36 @@ SECONDS_AT = 30
 
 
 def read_factors(path):
+    """`{class_id: factor}` from FACTORS; a first line that is not numbers is its header."""
     factors = {}
     with open(path) as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             line = line.split("#", 1)[0].strip()
-            if line:
-                class_id, factor = line.split()
-                factors[int(class_id)] = float(factor)
+            if not line:
+                continue
+            fields = line.split()
+            try:
+                if len(fields) != 2:
+                    raise ValueError
+                factors[int(fields[0])] = float(fields[1])
+            except ValueError:
+                if factors or not fields or not fields[0].isidentifier():
+                    raise SystemExit(f"error: {path} line {number}: not 'class_id factor': {line}")
+    if not factors:
+        raise SystemExit(f"error: {path} names no class")
     return factors
 
 
 def records(data):
     """The journal's records in the order written: (payload, class id, seconds) each."""
     if data[:8] != MAGIC:
-        raise SystemExit("not an estimate journal of format 2")
+        raise ValueError("not an estimate journal of format 2")
     at = HEADER
     while at + 8 <= len(data):
         length, crc = struct.unpack_from("<II", data, at)
         payload = bytearray(data[at + 8 : at + 8 + length])
         if len(payload) != length or zlib.crc32(payload) != crc:
-            raise SystemExit(f"a torn or corrupt record at byte {at}")
+            raise ValueError(f"a torn or corrupt record at byte {at}")
         at += 8 + length
         (class_id,) = struct.unpack_from("<Q", payload, ID_AT)
         (seconds,) = struct.unpack_from("<d", payload, SECONDS_AT)
@@ -70,14 +80,22 @@ def main():
     outdir = sys.argv[2]
     os.makedirs(outdir, exist_ok=True)
     for journal in sys.argv[3:]:
-        with open(journal, "rb") as f:
-            data = f.read()
         target = os.path.join(outdir, os.path.basename(journal))
         if os.path.abspath(target) == os.path.abspath(journal):
-            raise SystemExit(f"{journal}: OUTDIR must not hold the journals themselves")
+            raise SystemExit(f"error: {journal}: OUTDIR must not hold the journals themselves")
+        try:
+            with open(journal, "rb") as f:
+                data = f.read()
+            # Rescaled whole before the target is opened: a bad journal leaves no copy.
+            copy = rescale(data, factors)
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"error: {journal}: {e}")
         with open(target, "wb") as f:
-            f.write(rescale(data, factors))
+            f.write(copy)
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except OSError as e:
+        raise SystemExit(f"error: {e}")
