@@ -20,19 +20,25 @@
 # merged side's core and the children's. Nothing else should run on those cores.
 {
 set -euo pipefail
+# Paths the caller gives are taken from the caller's directory, before the cd below.
+CALLER=$PWD
+from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
 [[ $# -ge 2 ]] || { echo "usage: $0 OUTDIR MERGED_ID..." >&2; exit 2; }
-out=$1
+out=$(from_caller "$1")
 shift
+if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 read -r core_merged core_children <<< "${CORES:-0 1}"
 [[ -x "$BOGGLEMAX" ]] || { echo "error: no binary at $BOGGLEMAX (make build)" >&2; exit 1; }
-for id in "$@"; do
-    [[ "$id" =~ ^[0-9]+$ ]] || { echo "error: not a class id: $id" >&2; exit 2; }
-done
-mkdir -p "$out"
 merged_partition="aeijou bcdfgmpqvwxz hklnrsty, edge:aeijou bcdfghklmnpqrstvwxyz, corner:abcdefghijklmnopqrstuvwxyz"
 default_partition="aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz"
+# Every id checked before any work (bogglemax says what is wrong with one).
+for id in "$@"; do
+    [[ "$id" =~ ^[0-9]+$ ]] || { echo "error: not a class id: $id" >&2; exit 2; }
+    "$BOGGLEMAX" class --size 4x4 --partition "$merged_partition" --id "$id" > /dev/null || exit 2
+done
+mkdir -p "$out"
 
 # The letter sets of class `$2` of partition `$1`, as `break-class` takes them.
 class_of() {
@@ -69,7 +75,8 @@ break_one() {
     grep -q "^$merged	$id	" "$file" 2>/dev/null && return 0
     local cells tmp
     cells=$(class_of "$partition" "$id")
-    tmp=$(mktemp)
+    # Scratch in OUTDIR, not /tmp: a stopped run leaves it where the next one overwrites it.
+    tmp=$out/.break-$core.part
     # GNU time's %U %S %M: user and system seconds, peak RSS (KiB) of the whole process.
     # shellcheck disable=SC2086 # the letter sets are separate arguments
     /usr/bin/time -f '%U	%S	%M' -o "$tmp.time" taskset -c "$core" "$BOGGLEMAX" break-class \
@@ -100,7 +107,9 @@ kill_tree() {
 merged_side=$!
 trap 'kill_tree "$merged_side"' EXIT
 for m in "$@"; do
-    for child in $(children_of "$m"); do
+    children=$(children_of "$m") && [[ -n "$children" ]] ||
+        { echo "error: cannot list the children of merged class $m" >&2; exit 2; }
+    for child in $children; do
         break_one "$core_children" "$default_partition" "$child" "$out/children.tsv" "$m"
     done
     grep -qx "$m" "$out/children-done" 2>/dev/null || echo "$m" >> "$out/children-done"

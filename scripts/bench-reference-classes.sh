@@ -17,13 +17,21 @@
 # (and ratios) are lower bounds.
 {
 set -euo pipefail
+# Paths the caller gives are taken from the caller's directory, before the cd below.
+CALLER=$PWD
+from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+fi
 tsv=../shared/refdata/reference-4x4-classes.tsv
 # A first argument that is not a class id names the table.
 if [[ $# -gt 0 && ! "$1" =~ ^[0-9]+$ ]]; then
-    tsv=$1
+    tsv=$(from_caller "$1")
     shift
 fi
+if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 read -r -a break_args <<< "${BREAK_ARGS:-}"
 [[ -r "$tsv" ]] || { echo "error: cannot read $tsv" >&2; exit 1; }
@@ -37,7 +45,9 @@ grep -v '^#' "$tsv" | tail -n +2 | while IFS=$'\t' read -r id ref_s ref_kb statu
     [[ $# -gt 0 && "$wanted" != *" $id "* ]] && continue
     # GNU time's %U and %M: user seconds and peak RSS (KiB) of the whole process.
     out=$( { /usr/bin/time -f 'TIME %U %S %M' "$BOGGLEMAX" break-class --size 4x4 \
-        --score 3500 "${break_args[@]}" $class > /dev/null; } 2>&1 | grep '^TIME')
+        --score 3500 "${break_args[@]}" $class > /dev/null; } 2>&1) ||
+        { echo "error: class $id: $(grep -v '^TIME\|^Command exited' <<< "$out" | head -1)" >&2; exit 2; }
+    out=$(grep '^TIME' <<< "$out")
     read -r _ user sys kb <<< "$out"
     ours=$(echo "$user + $sys" | bc -l)
     speed=$(echo "$ref_s / $ours" | bc -l)

@@ -27,12 +27,19 @@
 # not broken again: run the same command with the same LOGDIR to go on after a stop.
 {
 set -euo pipefail
+# Paths the caller gives are taken from the caller's directory, before the cd below.
+CALLER=$PWD
+from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
-[[ $# -ge 1 ]] || { echo "usage: $0 PARTITION [CLASS_ID...]" >&2; exit 2; }
+[[ $# -ge 1 && "$1" != -h && "$1" != --help ]] ||
+    { echo "usage: $0 PARTITION [CLASS_ID...] (the file's head says more)" >&2; exit 2; }
 partition=$1
 shift
+if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
+if [[ -n "${REFDATA:-}" ]]; then REFDATA=$(from_caller "$REFDATA"); fi
 REFDATA=${REFDATA:-../shared/refdata/best-boards-4x4.enable2k.txt}
+if [[ -n "${LOGDIR:-}" ]]; then LOGDIR=$(from_caller "$LOGDIR"); fi
 read -r -a cores <<< "${CORES:-${CORE:-0}}"
 for core in "${cores[@]}"; do
     [[ "$core" =~ ^[0-9]+$ ]] || { echo "error: CORES must be core numbers: ${CORES:-$CORE}" >&2; exit 2; }
@@ -43,6 +50,8 @@ done
 SPLIT_CELL=${SPLIT_CELL:-}
 [[ -z "$SPLIT_CELL" || "$SPLIT_CELL" =~ ^([0-9]|1[0-5])$ ]] ||
     { echo "error: SPLIT_CELL must be a cell number of a 4x4 board, 0-15: $SPLIT_CELL" >&2; exit 2; }
+# The partition checked before a LOGDIR records it (bogglemax says what is wrong).
+"$BOGGLEMAX" class --size 4x4 --partition "$partition" --id 0 > /dev/null || exit 2
 LOGDIR=${LOGDIR:-$(mktemp -d)}
 mkdir -p "$LOGDIR"
 echo "logs: $LOGDIR"
