@@ -76,11 +76,14 @@ break_one() {
     local cells tmp
     cells=$(class_of "$partition" "$id")
     # Scratch in OUTDIR, not /tmp: a stopped run leaves it where the next one overwrites it.
-    tmp=$out/.break-$core.part
+    tmp=$out/.$(basename "$file" .tsv).part
     # GNU time's %U %S %M: user and system seconds, peak RSS (KiB) of the whole process.
     # shellcheck disable=SC2086 # the letter sets are separate arguments
+    # In the background and waited for, so that a signal stops the script at once (bash runs
+    # a trap only once a foreground command has finished).
     /usr/bin/time -f '%U	%S	%M' -o "$tmp.time" taskset -c "$core" "$BOGGLEMAX" break-class \
-        --size 4x4 --score 3500 $cells > "$tmp"
+        --size 4x4 --score 3500 $cells > "$tmp" &
+    wait $!
     printf '%s\t%s\t%s\t%s\t%s\n' "$merged" "$id" "$(cat "$tmp.time")" \
         "$(sed -n 's/^nodes: //p' "$tmp")" "$(sed -n 's/^candidates: //p' "$tmp")" >> "$file"
     rm -f "$tmp" "$tmp.time"
@@ -99,13 +102,22 @@ kill_tree() {
     kill "$1" 2>/dev/null || true
 }
 
+# On any exit (an error, a signal to this script alone, or Ctrl-C), everything it started
+# stops too: the merged side and the break-class under way on either core.
+stop_all() {
+    local child
+    for child in $(pgrep -P $$); do
+        kill_tree "$child"
+    done
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM
 (
     for m in "$@"; do
         break_one "$core_merged" "$merged_partition" "$m" "$out/merged.tsv" "$m"
     done
 ) &
 merged_side=$!
-trap 'kill_tree "$merged_side"' EXIT
 for m in "$@"; do
     children=$(children_of "$m") && [[ -n "$children" ]] ||
         { echo "error: cannot list the children of merged class $m" >&2; exit 2; }
@@ -115,6 +127,5 @@ for m in "$@"; do
     grep -qx "$m" "$out/children-done" 2>/dev/null || echo "$m" >> "$out/children-done"
 done
 wait "$merged_side"
-trap - EXIT
 echo "done: $out/merged.tsv, $out/children.tsv"
 }

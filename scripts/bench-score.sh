@@ -22,6 +22,7 @@ if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
     exit 2
 fi
 runs=${RUNS:-5}
+[[ "$runs" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "bench-score.sh: RUNS must be a whole number of at least 1, not '$runs'" >&2; exit 2; }
 bins=()
 for b in "$@"; do bins+=("$(from_caller "$b")"); done
 if [[ ${#bins[@]} -eq 0 ]]; then
@@ -32,7 +33,7 @@ if [[ ${#bins[@]} -eq 0 ]]; then
     esac
 fi
 for b in "${bins[@]}"; do
-    [[ -x "$b" ]] || { echo "bench-score.sh: $b is not an executable (make build first?)" >&2; exit 2; }
+    [[ -f "$b" && -x "$b" ]] || { echo "bench-score.sh: $b is not an executable (make build first?)" >&2; exit 2; }
 done
 
 dir=target/bench-inputs

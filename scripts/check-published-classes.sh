@@ -123,7 +123,23 @@ done
 # directory made in this run's own claims folder, so a stopped run leaves none behind). A
 # break-class that fails ends its worker; the others go on, and the script then exits 1.
 claims=$(mktemp -d)
-trap 'rm -rf "$claims"' EXIT
+# Every process a worker started (its break-class under way too), listed before any is
+# stopped, so that a worker cannot start its next piece in between.
+tree() {
+    local child
+    echo "$1"
+    for child in $(pgrep -P "$1"); do tree "$child"; done
+}
+stop_workers() {
+    local pids=() worker
+    # `jobs -p`: the workers still running (a finished one's pid may be another's by now).
+    for worker in $(jobs -p); do
+        mapfile -t -O "${#pids[@]}" pids < <(tree "$worker")
+    done
+    [[ ${#pids[@]} -eq 0 ]] || kill "${pids[@]}" 2> /dev/null || true
+}
+trap 'stop_workers; rm -rf "$claims"' EXIT
+trap 'exit 130' INT TERM
 workers=()
 for core in "${cores[@]}"; do
     (

@@ -69,7 +69,8 @@ if [[ -n "${WORDLIST:-}" ]]; then WORDLIST=$(from_caller "$WORDLIST"); fi
 if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 TOP=${TOP:-50}
-[[ -x "$BOGGLEMAX" ]] || { echo "proof.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }
+# A bare name is looked up on PATH, as the other scripts do.
+command -v "$BOGGLEMAX" > /dev/null || { echo "proof.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }
 
 # Without PARTITION, a run being resumed keeps the partition it was planned with.
 if [[ -z "${PARTITION:-}" && -e "$RUN/manifest.bmx" ]]; then

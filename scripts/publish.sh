@@ -30,7 +30,8 @@ if [[ -n "${RUNS:-}" ]]; then RUNS=$(from_caller "$RUNS"); else RUNS=shards; fi
 if [[ -n "${WORDLISTS:-}" ]]; then WORDLISTS=$(from_caller "$WORDLISTS"); fi
 if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
-[[ -x "$BOGGLEMAX" ]] || { echo "publish.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }
+# A bare name is looked up on PATH, as the other scripts do.
+command -v "$BOGGLEMAX" > /dev/null || { echo "publish.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }
 
 # Rebuilds the table between the `<!-- results table -->` markers of results/README.md and of
 # README.md from the headers of the results files.
