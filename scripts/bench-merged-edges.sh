@@ -77,10 +77,10 @@ break_one() {
     cells=$(class_of "$partition" "$id")
     # Scratch in OUTDIR, not /tmp: a stopped run leaves it where the next one overwrites it.
     tmp=$out/.$(basename "$file" .tsv).part
-    # GNU time's %U %S %M: user and system seconds, peak RSS (KiB) of the whole process.
+    # GNU time's %U %S %M: user and system seconds, peak RSS (KiB) of the whole process. In
+    # the background and waited for, so that a signal stops the script at once (bash runs a
+    # trap only once a foreground command has finished).
     # shellcheck disable=SC2086 # the letter sets are separate arguments
-    # In the background and waited for, so that a signal stops the script at once (bash runs
-    # a trap only once a foreground command has finished).
     /usr/bin/time -f '%U	%S	%M' -o "$tmp.time" taskset -c "$core" "$BOGGLEMAX" break-class \
         --size 4x4 --score 3500 $cells > "$tmp" &
     wait $!
