@@ -23,8 +23,8 @@ BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 [[ "$JOBS" =~ ^[1-9][0-9]{0,5}$ ]] || { echo "break-parallel.sh: JOBS must be a whole number of at least 1, not '$JOBS'" >&2; exit 2; }
 command -v "$BOGGLEMAX" > /dev/null || { echo "break-parallel.sh: no bogglemax at '$BOGGLEMAX' (make build, or set BOGGLEMAX)" >&2; exit 2; }
 count=$("$BOGGLEMAX" status "$RUN" --count)
-# shellcheck disable=SC2086
 # --quote: parallel runs the command through a shell, which would split a RUN with spaces.
+# shellcheck disable=SC2086
 seq 0 $((count - 1)) |
     parallel --will-cite --quote -j "$JOBS" --joblog "$RUN/parallel.joblog" --resume-failed ${PARALLEL_OPTS:-} \
         "$BOGGLEMAX" break "$RUN" --shard {} --threads 1
