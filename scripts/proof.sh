@@ -42,7 +42,9 @@ need_count() {  # NAME VALUE: a whole number of at least 1
 }
 [[ -z "${SCORE:-}" ]] || need_count SCORE "$SCORE"
 [[ -z "${JOBS:-}" ]] || need_count JOBS "$JOBS"
-[[ -z "${TOP:-}" ]] || need_count TOP "$TOP"
+# TOP=0 prints the table's header alone, as before.
+[[ -z "${TOP:-}" || "$TOP" =~ ^[0-9]{1,9}$ ]] ||
+    { echo "proof.sh: TOP must be a whole number, not '$TOP'" >&2; exit 2; }
 case "$SIZE" in
     # The switchover (branch by merging while a tree's bound is above it, then OrderlyBound)
     # is best at 9/4 x S on 4x4, plan's default, but smaller boards merge less at their best
