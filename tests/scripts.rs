@@ -332,7 +332,8 @@ fn publish_writes_a_reproducible_results_file() {
 }
 
 /// Bad settings of the proof driver and the Slurm scripts get one line and exit 2, before
-/// any work (no bash `unbound variable` or arithmetic noise, no `xargs -P 0`).
+/// any work (no bash `unbound variable` or arithmetic noise, no `xargs -P 0`): with RUN set
+/// to a folder of the test's directory, no run is planned there.
 #[test]
 fn bad_script_settings_are_one_line_and_exit_2() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -354,6 +355,7 @@ fn bad_script_settings_are_one_line_and_exit_2() {
             .args(args)
             .current_dir(dir.path())
             .env("BOGGLEMAX", env!("CARGO_BIN_EXE_bogglemax"))
+            .env("RUN", "run")
             .envs(env.iter().copied())
             .output()
             .expect("script runs");
