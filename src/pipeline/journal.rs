@@ -175,7 +175,9 @@ impl ClassRecord {
 
 /// The length of the record payload that `bytes` begins with, read off the payload's own
 /// counts as [`ClassRecord::decode`] reads them (not off its frame's length field); `None`
-/// if `bytes` ends before it does.
+/// if `bytes` ends before it does. Not `decode` itself: these bytes are not yet checked
+/// against a checksum, and `decode` would size a decompression buffer by a count in them.
+/// (The round-trip test holds the two to the same layout.)
 fn payload_len(bytes: &[u8], size: Size) -> Option<usize> {
     let mut r = Reader { bytes, at: 0 };
     // Kind, class id, letter, root bound, five u64 figures, largest DeMulti, cells.
@@ -602,11 +604,14 @@ mod tests {
         };
         let bytes = rec.encode(4).unwrap();
         assert_eq!(ClassRecord::decode(&bytes, size).unwrap(), rec);
+        assert_eq!(payload_len(&bytes, size), Some(bytes.len()));
         let plain = ClassRecord {
             candidates: None,
             ..rec.clone()
         };
         let bytes = plain.encode(4).unwrap();
+        assert_eq!(payload_len(&bytes, size), Some(bytes.len()));
+        assert_eq!(payload_len(&bytes[..bytes.len() - 1], size), None);
         assert_eq!(
             bytes.len(),
             64 + 16,
