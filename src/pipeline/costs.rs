@@ -16,6 +16,8 @@ use std::path::Path;
 const SPACE_LINE: &str = "# classes: ";
 /// The header of a costs file's table.
 const COSTS_HEADER: &str = "class_id,seconds,nodes,source";
+/// How a costs table's header must begin (`nodes` and `source` may be left out).
+const COSTS_HEADER_START: &str = "class_id,seconds";
 
 /// The cost of one class.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -108,7 +110,7 @@ impl ClassCosts {
         if header.get(0) != Some("class_id") || header.get(1) != Some("seconds") {
             return Err(bad(
                 1,
-                "not a costs file (the header must start class_id,seconds)".into(),
+                format!("not a costs file (the header must start {COSTS_HEADER_START})"),
             ));
         }
         let mut costs = Vec::new();
@@ -165,7 +167,7 @@ impl ClassCosts {
         let mut first = String::new();
         // A costs file's first line is short; a binary file need not have one.
         let read = BufReader::new(file.take(4096)).read_line(&mut first);
-        if read.is_ok() && (first.starts_with(SPACE_LINE) || first.starts_with("class_id,seconds"))
+        if read.is_ok() && (first.starts_with(SPACE_LINE) || first.starts_with(COSTS_HEADER_START))
         {
             return Ok(());
         }
