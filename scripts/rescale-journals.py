@@ -43,7 +43,8 @@ def read_factors(path):
                     raise ValueError
                 factors[int(fields[0])] = float(fields[1])
             except ValueError:
-                if factors or not fields or not fields[0].isidentifier():
+                # Only a first line of words, a header, is passed over.
+                if factors or not fields[0].isidentifier():
                     raise SystemExit(f"error: {path} line {number}: not 'class_id factor': {line}")
     if not factors:
         raise SystemExit(f"error: {path} names no class")
