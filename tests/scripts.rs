@@ -337,7 +337,9 @@ fn publish_writes_a_reproducible_results_file() {
 #[test]
 fn bad_script_settings_are_one_line_and_exit_2() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let cases: [(&str, &[&str], &[(&str, &str)], &str); 6] = [
+    // Script, arguments, environment, what its one line says.
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 6] = [
         ("proof.sh", &["3x3"], &[("SCORE", "abc")], "SCORE must be"),
         ("proof.sh", &["3x3"], &[("JOBS", "0")], "JOBS must be"),
         ("proof.sh", &["3x3"], &[("TOP", "x")], "TOP must be"),
