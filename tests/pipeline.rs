@@ -439,3 +439,57 @@ fn runs_record_scoring_tables_by_contents() {
         "{summary}"
     );
 }
+
+/// More shards than classes: `plan` says how many are empty, and the proof over them is the
+/// same as over a plan with one shard.
+#[test]
+fn more_shards_than_classes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut summaries = Vec::new();
+    for shards in ["40", "1"] {
+        let out = dir.path().join(format!("run{shards}"));
+        let planned = run(&[
+            "plan",
+            "--size",
+            "2x2",
+            "--partition",
+            PARTITION_2,
+            "--score",
+            "5",
+            "--shards",
+            shards,
+            "--out",
+            s(&out),
+        ]);
+        assert!(planned.status.success(), "plan with {shards} shards");
+        let said = String::from_utf8_lossy(&planned.stderr).into_owned();
+        let classes: u64 = String::from_utf8_lossy(&planned.stdout)
+            .split_whitespace()
+            .nth(2)
+            .and_then(|n| n.parse().ok())
+            .expect("planned RUN: N canonical classes ...");
+        assert!(
+            classes < 40,
+            "the test needs fewer classes than shards: {classes}"
+        );
+        if shards == "40" {
+            assert!(
+                said.contains(&format!(
+                    "plan: note: {} of the 40 shards hold no class",
+                    40 - classes
+                )),
+                "the empty shards are counted: {said}"
+            );
+        } else {
+            assert!(!said.contains("note"), "no note for one shard: {said}");
+        }
+        stdout_ok(&["break", s(&out), "--all", "--threads", "1", "--quiet"]);
+        let merged = stdout_ok(&["merge", s(&out), "--quiet"]);
+        assert!(merged.contains("proof: complete"), "{merged}");
+        std::fs::read_to_string(out.join("results.csv"))
+            .map(|r| summaries.push(r))
+            .expect("results");
+    }
+    assert!(summaries[0].lines().count() > 100, "boards found");
+    assert_eq!(summaries[0], summaries[1], "the same results either way");
+}

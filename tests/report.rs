@@ -201,7 +201,18 @@ fn report_of_a_half_broken_run() {
 
     let page = dir.path().join("page.html");
     // --active-within 0: a started shard nobody locks is failed at once, not running.
-    stdout_ok(&["report", s(&run), "--active-within", "0", "-o", s(&page)]);
+    let made = bin()
+        .args(["report", s(&run), "--active-within", "0", "-o", s(&page)])
+        .output()
+        .expect("report runs");
+    assert!(made.status.success(), "the page is written all the same");
+    let said = String::from_utf8_lossy(&made.stderr);
+    assert!(
+        said.lines()
+            .any(|l| l.starts_with("report: warning: shard 7 unreadable (")
+                && l.contains("bad magic")),
+        "the damaged shard is named where the caller looks: {said}"
+    );
     let html = std::fs::read_to_string(&page).expect("page");
     assert!(html.contains(">in progress<"));
     for (shard, state) in [

@@ -112,6 +112,16 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         m.size,
         m.shards
     )?;
+    // Empty shards break in no time and harm nothing, but a job array sized by --shards
+    // would spend a job on each: say so while the plan is cheap to redo.
+    if u64::from(m.shards) > m.classes {
+        eprintln!(
+            "plan: note: {} of the {} shards hold no class (only {} classes); their breaks finish at once",
+            u64::from(m.shards) - m.classes,
+            m.shards,
+            m.classes
+        );
+    }
     Ok(())
 }
 
@@ -459,6 +469,19 @@ pub fn run_report(args: &ReportArgs, out: &mut Output) -> anyhow::Result<()> {
             ""
         }
     );
+    // The page shows them, but a report made by a cron job or a script is seldom read at
+    // once: damage is said where the caller looks too. The page was written, so exit 0.
+    if let Some((k, why)) = summary.unreadable.first() {
+        let more = summary.unreadable.len() - 1;
+        eprintln!(
+            "report: warning: shard {k} unreadable ({why}){}",
+            if more > 0 {
+                format!(" and {more} more: see the page")
+            } else {
+                String::new()
+            }
+        );
+    }
     writeln!(out, "{}", path.display())?;
     Ok(())
 }

@@ -20,7 +20,9 @@ pub use known::{
 };
 
 use crate::board::{Board, Geometry};
-use crate::pipeline::{MergeReport, PipelineError, RunDir, RunSnapshot, SnapshotOptions, verdict};
+use crate::pipeline::{
+    MergeReport, PipelineError, RunDir, RunSnapshot, ShardState, SnapshotOptions, verdict,
+};
 use crate::solve::{FoundWord, Solver};
 use std::path::Path;
 
@@ -54,6 +56,9 @@ pub struct ReportSummary {
     pub bytes: usize,
     /// Whether the run is a complete proof.
     pub complete: bool,
+    /// The shards the page shows as unreadable (a damaged shard file or journal): each
+    /// shard's index and why.
+    pub unreadable: Vec<(u32, String)>,
 }
 
 /// Reads `run` (taking no lock, writing nothing in it but `out`) and writes its page to `out`.
@@ -68,6 +73,15 @@ pub fn write_report(
     Ok(ReportSummary {
         bytes: html.len(),
         complete: data.verdict.as_ref().is_some_and(|v| v.complete),
+        unreadable: data
+            .snapshot
+            .shards
+            .iter()
+            .filter_map(|x| match &x.state {
+                ShardState::Unreadable(why) => Some((x.index, why.clone())),
+                _ => None,
+            })
+            .collect(),
     })
 }
 
