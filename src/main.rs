@@ -6,12 +6,15 @@
 
 mod cli;
 
-use clap::Parser;
 use clap::error::ErrorKind;
+use clap::{Command, CommandFactory, FromArgMatches};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
+    let parsed = negative_numbers_as_values(cli::Cli::command())
+        .try_get_matches()
+        .and_then(|m| cli::Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         // Help and version (asked for, or shown because nothing was given) print in full.
         Err(e)
@@ -54,4 +57,18 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `cmd` with every option that takes a value taking a negative number as its value, in
+/// every subcommand: `--score -5` is then refused as an invalid value of `--score`, where
+/// clap would otherwise call `-5` an unexpected argument, naming no option.
+fn negative_numbers_as_values(cmd: Command) -> Command {
+    cmd.mut_args(|a| {
+        if !a.is_positional() && a.get_action().takes_values() {
+            a.allow_negative_numbers(true)
+        } else {
+            a
+        }
+    })
+    .mut_subcommands(negative_numbers_as_values)
 }

@@ -238,6 +238,15 @@ fn bad_input_is_one_line_and_exit_2() {
     // A missing option is named, on the one line.
     fails_with(&["break-class", "aeiou"], "not provided: --score <S>");
     fails_with(&["hillclimb", "--threads", "100000"], "at most 1024");
+    // A negative number is an invalid value of the option it was given to, named.
+    fails_with(
+        &["plan", "--size", "3x3", "--partition", "a", "--score", "-5"],
+        "invalid value '-5' for '--score <S>'",
+    );
+    fails_with(
+        &["hillclimb", "--seed", "-3"],
+        "invalid value '-3' for '--seed",
+    );
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path().to_str().expect("utf-8 path");
     fails_with(
