@@ -14,8 +14,9 @@
 //! - `part-journaled`: a top-split checkpoint record was appended and synced.
 //! - `journal-torn`: the record being appended is cut in half (the first half written and
 //!   synced), then the process dies: the torn tail a power cut leaves.
-//! - `before-rename`: an output (manifest, shard, candidates, results, summary, a planned run
-//!   folder) was written and synced under its temporary name, and is not renamed yet.
+//! - `before-rename`: an output (manifest, shard, dictionary, results, summary, costs, report
+//!   page, a planned run folder) was written and synced under its temporary name, and is not
+//!   renamed yet.
 
 /// Counts a pass through `point`; true on the pass that the environment names.
 #[cfg(feature = "failpoints")]

@@ -1,4 +1,5 @@
-//! The `bogglemax` binary: parse the command line, run it, map errors to exit status 2.
+//! The `bogglemax` binary: parse the command line, run it, map errors to exit status 2 (and
+//! a verdict of `merge` or `rescore` that fails to 1).
 //!
 //! The command line ([`cli`]) lives here, not in the library: the library takes typed
 //! settings and returns results and errors, as ripgrep keeps argument parsing out of its

@@ -13,8 +13,8 @@
 //! units a run can resume between); a class with more than [`WHOLE_TREE_PATHS`] word paths
 //! gets one tree per letter of its top cell instead (and one with more than
 //! [`TWO_CELL_PATHS`] and at most [`TWO_CELL_PAIRS`] pairs of letters on its top two cells,
-//! or with at most [`TWO_CELL_FEW_PAIRS`], or more than [`TWO_CELL_MANY_PAIRS_PATHS`] and at
-//! most [`TWO_CELL_MANY_PAIRS`], one per pair of those letters, the pairs of one
+//! or more than [`TWO_CELL_FEW_PAIRS_PATHS`] and at most [`TWO_CELL_FEW_PAIRS`], or more than
+//! [`TWO_CELL_MANY_PAIRS_PATHS`] and at most [`TWO_CELL_MANY_PAIRS`], one per pair of those letters, the pairs of one
 //! top letter built from one walk and sort of their paths,
 //! [`TreeBuilder::collect_pair_source`]), built without the whole one and
 //! without the word paths that the forced letters make redundant
@@ -287,8 +287,10 @@ pub const WHOLE_TREE_PATHS: usize = 1 << 24;
 /// 0.50-0.53x the peak memory; docs/NOTES-bench.md.
 pub const TWO_CELL_PATHS: usize = 15 << 21;
 
-/// The most pairs of letters of the top two cells for which a class over [`TWO_CELL_PATHS`]
-/// is built two cells at a time (48: a cell of `aeijou` and one of `hklnrsty`). Each pair is
+/// The most pairs of letters of the top two cells for which a class is built two cells at a
+/// time from [`TWO_CELL_PATHS`] word paths on (48: a cell of `aeijou` and one of
+/// `hklnrsty`); a class of more pairs, up to [`TWO_CELL_MANY_PAIRS`], only from
+/// [`TWO_CELL_MANY_PAIRS_PATHS`] on. Each pair is
 /// a build of its own, and the paths that pass through neither cell (most of them) are
 /// collected, sorted and built again in each. Measured as above, 4x4 ENABLE2K classes of the
 /// default partition: 36 pairs 0.89-0.97 of the time (705707, 176918), 48 pairs 0.93 and

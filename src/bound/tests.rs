@@ -1030,7 +1030,7 @@ fn cell_orders_must_name_every_cell_once() {
     }
 }
 
-/// Points never wrap: under pow2 two words of over 32 spelled letters (the Qu die counts two)
+/// Points never wrap: under pow2 two words of 35 spelled letters or more (the Qu die counts two)
 /// are worth `u32::MAX` each, so the board's Score needs 33 bits. The solver counts it in 64
 /// bits and the trees saturate instead of wrapping, so the one-board class is still found at
 /// the highest threshold there is. A wrapping sum (`u32::MAX + u32::MAX` = `u32::MAX - 1`)

@@ -25,7 +25,8 @@ space-separated letter sets, each list covering a-z exactly once. The four corne
 the 'corner:' list and the other cells of the border the 'edge:' list, where given; every \
 other cell uses the first. A set may be all of a-z (one bucket: the cell is not split). \
 `make proof-3x3`, `make proof-3x4` and `make proof-4x4` use 'aeijou bcdfgmpqvwxz hklnrsty, \
-corner:abcdefghijklmnopqrstuvwxyz'. Class ids are mixed-radix numbers, cell 0 the least significant digit; the \
+corner:abcdefghijklmnopqrstuvwxyz'; a new 4x4 run adds 'edge:aeijou bcdfghklmnpqrstvwxyz' \
+(the consonant edges merged) when each job has MERGED_EDGES_GIB (6) GiB of memory. Class ids are mixed-radix numbers, cell 0 the least significant digit; the \
 canonical id of a class is the smallest id among its symmetry images."
 )]
 pub struct ClassArgs {
@@ -166,7 +167,8 @@ pub struct BreakClassArgs {
     pub cell_order: Option<String>,
     /// Also list every candidate (board whose DeMulti bound reaches S) with its Score, not
     /// only the results. Heavy 4x4 classes have millions. Without it the breaker prunes by a
-    /// bound on Score, and the `candidates:` line counts only the boards that survive that.
+    /// bound on Score on boards of 12 cells or more, and the `candidates:` line counts only the
+    /// boards that survive that.
     #[arg(long)]
     pub candidates: bool,
     /// Report both boards of every mirror pair. A class that is its own image under a flip

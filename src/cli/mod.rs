@@ -26,7 +26,8 @@ Boards are written as their letters in column-major cell order (cell i is column
 row i%R for a CxR board); the letter q stands for the die face Qu. The default word \
 list is ENABLE2K, built into the binary; --wordlist takes a text list or a file from \
 `bogglemax dict build`.",
-    after_help = "Exit status: 0 on success, 2 on any error (bad input, unreadable or corrupt file)."
+    after_help = "Exit status: 0 on success; 1 when `merge` finds the proof incomplete or `rescore` \
+finds a problem; 2 on any error (bad input, unreadable or corrupt file)."
 )]
 pub struct Cli {
     /// What to do.

@@ -80,7 +80,7 @@ pub struct EstimateSettings {
     pub partition: String,
     /// The score S.
     pub threshold: u32,
-    /// Switchover (default 2 S).
+    /// Switchover (default 9/4 × S: [`BreakSettings::with_default_switchover`]).
     pub switchover: Option<u32>,
     /// Scoring.
     pub scoring: Scoring,

@@ -31,7 +31,8 @@ pub struct Manifest {
     pub threshold: u32,
     /// Branch while the bound is above this, then OrderlyBound.
     pub switchover: u32,
-    /// Scoring name (standard, words, pow2).
+    /// The scoring as [`Scoring`]'s `Display` writes it: standard, words, pow2, fibonacci,
+    /// boojum, or a table of the user's own in its one-line `table:` form.
     pub scoring: String,
     /// Where the word list came from.
     pub wordlist: String,
@@ -45,8 +46,8 @@ pub struct Manifest {
 
 impl Manifest {
     /// A fingerprint of what the run proves, which every other file of the run carries: the
-    /// SHA-256 of a fixed encoding of every setting (each field's length as u64 LE, then its
-    /// bytes, in declaration order), without the tool version, so that a compatible version
+    /// SHA-256 of a fixed encoding of every setting (the label `bogglemax run`, then each
+    /// field's length as u64 LE and its bytes, in declaration order), without the tool version, so that a compatible version
     /// of bogglemax resumes a run that another planned.
     pub fn run_id(&self) -> u64 {
         fingerprint(&[

@@ -352,7 +352,8 @@ struct Rebreakers<'d> {
     /// reaches S: as records of every candidate do (`break --keep-candidates`), and records
     /// journaled before the walks pruned by Score.
     unpruned: ClassBreaker<'d>,
-    /// `unpruned`, finding both boards of each mirror pair, as older runs did.
+    /// `one_cell`'s unpruned breaker, finding both boards of each mirror pair, as older runs
+    /// did.
     every_image: ClassBreaker<'d>,
     /// `breaker` and `unpruned` as runs broke the heaviest classes before their units forced
     /// the top two cells ([`TWO_CELL_PATHS`](crate::bound::TWO_CELL_PATHS)), and classes
@@ -364,7 +365,8 @@ struct Rebreakers<'d> {
     one_cell: [ClassBreaker<'d>; 2],
     /// `breaker` as runs broke the heaviest classes before the two-cell units were limited
     /// to top cells of few letters ([`TWO_CELL_PAIRS`](crate::bound::TWO_CELL_PAIRS)): two
-    /// cells at a time whatever their letters, from [`TWO_CELL_PATHS`] word paths.
+    /// cells at a time whatever their letters, from [`TWO_CELL_PATHS`] word paths, and one
+    /// tree for a class of up to [`WHOLE_TREE_PATHS_BEFORE`].
     any_pairs: ClassBreaker<'d>,
     /// `breaker` and `unpruned` as runs broke classes of 16.8 to 21.0 million word paths
     /// before those were built a top letter at a time
@@ -392,7 +394,8 @@ impl<'d> Rebreakers<'d> {
             }),
             any_pairs: ClassBreaker::new(trie, size, scoring)
                 .two_cell_pairs(u32::MAX)
-                .two_cell_paths_many_pairs(TWO_CELL_PATHS),
+                .two_cell_paths(TWO_CELL_PATHS)
+                .whole_tree_paths(WHOLE_TREE_PATHS_BEFORE),
             whole_as_before: [true, false].map(|prune| {
                 ClassBreaker::new(trie, size, scoring)
                     .prune_by_score(prune)

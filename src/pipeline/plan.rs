@@ -20,7 +20,7 @@ pub struct PlanSettings {
     pub partition: String,
     /// The score S sought.
     pub threshold: u32,
-    /// Switchover bound (default 2 S).
+    /// Switchover bound (default 9/4 × S: [`BreakSettings::with_default_switchover`]).
     pub switchover: Option<u32>,
     /// Scoring.
     pub scoring: Scoring,

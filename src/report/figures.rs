@@ -305,7 +305,7 @@ mod tests {
     }
 
     /// The estimate leads until 5 % of the classes are certified, then the measured rate;
-    /// the interval of the rate is its mean's, times the classes left.
+    /// the interval of the rate is a 90 % prediction interval for the sum of the classes left.
     #[test]
     fn remaining_time_comes_from_the_estimate_then_the_rate() {
         use crate::pipeline::{PlannedEstimate, RunSnapshot};

@@ -16,9 +16,10 @@ use crate::rng::Rng;
 use crate::solve::Solver;
 use std::time::Instant;
 
-/// Proposals between two progress reports, and between two halvings of the move statistics
-/// (so that weights follow recent success rather than the whole history).
+/// Proposals between two progress reports.
 const REPORT_EVERY: u64 = 10_000;
+/// Proposals between two halvings of the move statistics (so that weights follow recent
+/// success rather than the whole history).
 const FORGET_EVERY: u64 = 2_000;
 /// No kind's weight falls below this, so every kind keeps being tried.
 const MIN_WEIGHT: f64 = 0.02;

@@ -17,8 +17,8 @@ pub struct TreeBuilder<'a, 'd> {
     geometry: &'a Geometry,
     order: &'a CellOrder,
     word_points: &'a [u32],
-    /// When set (the number of cells of each word, by word id): a tree with one forced cell
-    /// leaves out the word paths that another path of the same word makes redundant
+    /// When set (the number of cells of each word, by word id): a tree with one or two forced
+    /// cells leaves out the word paths that another path of the same word makes redundant
     /// ([`TreeBuilder::dropping_redundant_paths`]).
     word_cells: Option<&'a [u8]>,
     /// When set: collect a class's paths over this tree of its atoms
