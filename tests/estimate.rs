@@ -471,7 +471,8 @@ fn an_estimate_killed_and_resumed_from_its_journal_equals_one_run_whole() {
     let again = stdout_ok(&strs(&with_journal(args("300", "24"))));
     assert_eq!(keys(&again)["from_journal"], "24");
     assert_eq!(machine_free(&again), machine_free(&whole));
-    // The journal keeps each class's seconds as measured, to the last bit.
+    // The journal keeps each class's seconds as measured (to the bit: the journal's round
+    // trip test), so the figures made from them come out the same.
     for key in ["cpu_seconds", "cpu_seconds_90", "class_seconds_quantiles"] {
         assert_eq!(keys(&again)[key], keys(&resumed)[key], "{key}");
     }

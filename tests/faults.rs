@@ -5,6 +5,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use bogglemax::board::{Board, Size};
+use bogglemax::bound::Candidate;
+use bogglemax::pipeline::{RunDir, ShardJournal, read_journal};
+
 mod common;
 use common::{bin, hold_lock, run, small_wordlist, stdout_ok};
 
@@ -267,4 +271,64 @@ fn kept_candidates_are_audited() {
     assert!(audit.ends_with("audit: passed\n"), "{audit}");
     let plain_audit = stdout_ok(&["rescore", s(&plain), "--quiet"]);
     assert!(!plain_audit.contains("kept candidates"), "{plain_audit}");
+
+    // Kept lists that do not hold (written with valid checksums): a candidate's score forged,
+    // its DeMulti forged above the largest the record counts. (A lost candidate is refused as
+    // corrupt when the journal is read: the list's length is checked there.) Each fails the audit, naming the class; the results are left as they
+    // were, so only the kept list can tell.
+    let size: Size = "2x3".parse().expect("size");
+    let run_id = RunDir::open(&kept).expect("run").manifest().run_id();
+    let (journal, contents, victim, board) = (0..2)
+        .find_map(|k| {
+            let journal = kept.join(format!("shards/{k:05}.journal"));
+            let contents = read_journal(&journal, run_id, size).expect("read");
+            let (victim, board) = contents.classes.values().find_map(|r| {
+                let kept = r.candidates.as_ref()?;
+                let c = kept.iter().find(|c| !r.results.contains(c))?;
+                Some((r.class_id, c.board))
+            })?;
+            Some((journal, contents, victim, board))
+        })
+        .expect("a class with a kept candidate that is not a result");
+    type Forge = fn(&mut Vec<Candidate>, Board);
+    let forgeries: [(Forge, String); 2] = [
+        (
+            |kept, board| {
+                let c = kept.iter_mut().find(|c| c.board == board).expect("there");
+                c.score += 1;
+            },
+            format!("candidate {board} journaled with score"),
+        ),
+        (
+            |kept, board| {
+                let c = kept.iter_mut().find(|c| c.board == board).expect("there");
+                c.demulti = u32::MAX;
+            },
+            "kept candidates (largest DeMulti".to_string(),
+        ),
+    ];
+    for (forge, what) in forgeries {
+        std::fs::remove_file(&journal).expect("rm");
+        let (mut writer, _) = ShardJournal::open(&journal, run_id, size).expect("open");
+        for rec in contents.classes.values() {
+            let mut rec = rec.clone();
+            if rec.class_id == victim {
+                forge(rec.candidates.as_mut().expect("kept"), board);
+            }
+            writer.append(&rec).expect("append");
+        }
+        drop(writer);
+        let out = run(&["rescore", s(&kept), "--quiet"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{what}: {text} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.contains(&format!("class {victim}: ")) && text.contains(&what),
+            "{what}: {text}"
+        );
+    }
 }

@@ -89,6 +89,11 @@ fn canon_is_idempotent_and_the_same_for_every_image() {
         assert_eq!(canon.len(), images.len());
         assert!(canon.iter().all(|c| *c == canon[0]), "{canon:?}");
         assert!(images.iter().all(|i| i.as_str() >= canon[0]));
+        // The smallest of them, so one of them: not merely some string below them all.
+        assert!(
+            images.iter().any(|i| i == canon[0]),
+            "{canon:?} among {images:?}"
+        );
         assert_eq!(
             stdout_ok(&["canon", "--size", size, canon[0]]).trim(),
             canon[0]

@@ -126,6 +126,9 @@ mod tests {
         for img in sym.images(&b) {
             assert_eq!(sym.canonical(&img), c);
         }
+        // One of the images, the smallest as a string.
+        let smallest = sym.images(&b).map(|i| i.to_string()).min();
+        assert_eq!(smallest, Some(c.to_string()));
         assert_eq!(
             sym.images(&b)
                 .collect::<std::collections::HashSet<_>>()
