@@ -45,6 +45,9 @@ need_count() {  # NAME VALUE: a whole number of at least 1
 # TOP=0 prints the table's header alone, as before.
 [[ -z "${TOP:-}" || "$TOP" =~ ^[0-9]{1,9}$ ]] ||
     { echo "proof.sh: TOP must be a whole number, not '$TOP'" >&2; exit 2; }
+# MAX_HOURS=0 refuses every run the estimate gives a cost.
+[[ -z "${MAX_HOURS:-}" || "$MAX_HOURS" =~ ^[0-9]{1,9}([.][0-9]{1,9})?$ ]] ||
+    { echo "proof.sh: MAX_HOURS must be a number of hours, not '$MAX_HOURS'" >&2; exit 2; }
 case "$SIZE" in
     # The switchover (branch by merging while a tree's bound is above it, then OrderlyBound)
     # is best at 9/4 x S on 4x4, plan's default, but smaller boards merge less at their best
@@ -189,13 +192,17 @@ fi
 # A run whose estimate projects more than MAX_HOURS of wall time on JOBS cores is planned
 # but not broken here (every time proof.sh is run on it), unless FORCE=1.
 if [[ -f "$RUN/estimate.txt" ]]; then
-    read -r cpu hi slurm_time slurm_mem < <(awk '
-        /^cpu_seconds:/ { c = $2 } /^cpu_seconds_90:/ { h = $3 }
+    # cpu_hours carries three significant digits at any size (cpu_seconds one decimal, which
+    # reads 0.0 for a tiny run): the comparison with MAX_HOURS reads it.
+    read -r cpu hi cpu_hours slurm_time slurm_mem < <(awk '
+        /^cpu_seconds:/ { c = $2 } /^cpu_seconds_90:/ { h = $3 } /^cpu_hours:/ { ch = $2 }
         /^slurm_time:/ { t = $2 } /^slurm_mem:/ { m = $2 }
-        END { print c, h, t, m }' "$RUN/estimate.txt")
+        END { print c, h, ch, t, m }' "$RUN/estimate.txt")
     hours() { awk -v c="$1" -v j="$JOBS" 'BEGIN { if (c ~ /inf/) print "unknown"; else printf "%.1f", c / j / 3600 }'; }
     echo "projected wall time on $JOBS core(s): $(hours "$cpu") hours (up to $(hours "$hi") at 90 %; $RUN/estimate.txt)"
-    if awk -v c="$cpu" -v j="$JOBS" -v m="${MAX_HOURS:-48}" 'BEGIN { exit !(c / j / 3600 > m) }' \
+    # An unknown cost (inf, nan) counts as too long.
+    if awk -v c="$cpu_hours" -v j="$JOBS" -v m="${MAX_HOURS:-48}" \
+        'BEGIN { exit !(c ~ /inf|nan/ || c / j > m) }' \
         && [[ "${FORCE:-0}" != 1 ]]; then
         {
             echo "proof.sh: $RUN is planned but not started here: projected at $(hours "$cpu") hours on $JOBS core(s), more than MAX_HOURS=${MAX_HOURS:-48} (FORCE=1 starts it anyway)."

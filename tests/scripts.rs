@@ -63,8 +63,17 @@ fn scripts_take_relative_paths_from_the_callers_directory() {
         ""
     );
 
-    // break-parallel.sh, where GNU parallel is installed.
-    if Command::new("parallel").arg("--version").output().is_ok() {
+    // break-parallel.sh, where GNU parallel is installed; CI installs it and says it must run
+    // (BOGGLEMAX_REQUIRE_PARALLEL), so that the script cannot go untested there.
+    let has_parallel = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"GNU parallel"));
+    assert!(
+        has_parallel || std::env::var_os("BOGGLEMAX_REQUIRE_PARALLEL").is_none(),
+        "BOGGLEMAX_REQUIRE_PARALLEL is set, and GNU parallel is not installed"
+    );
+    if has_parallel {
         plan_here(dir.path(), "run-parallel");
         script(dir.path(), "break-parallel.sh", &["run-parallel", "2"], &[]);
         let run = dir.path().join("run-parallel");
@@ -149,7 +158,7 @@ fn proof_script_estimates_first_and_refuses_long_local_runs() {
     );
 
     for _ in 0..2 {
-        let refused = run(&[("MAX_HOURS", "0.0000001"), ("RUN", "long")]);
+        let refused = run(&[("MAX_HOURS", "0"), ("RUN", "long")]);
         assert_eq!(refused.status.code(), Some(3), "{refused:?}");
         let err = String::from_utf8_lossy(&refused.stderr);
         assert!(
@@ -162,7 +171,7 @@ fn proof_script_estimates_first_and_refuses_long_local_runs() {
         );
         assert!(!dir.path().join("long/results.csv").exists(), "not broken");
     }
-    let forced = run(&[("MAX_HOURS", "0.0000001"), ("RUN", "long"), ("FORCE", "1")]);
+    let forced = run(&[("MAX_HOURS", "0"), ("RUN", "long"), ("FORCE", "1")]);
     assert!(forced.status.success(), "{forced:?}");
     assert!(String::from_utf8_lossy(&forced.stdout).contains("proof: complete"));
 
@@ -339,10 +348,16 @@ fn bad_script_settings_are_one_line_and_exit_2() {
     let dir = tempfile::tempdir().expect("tempdir");
     // Script, arguments, environment, what its one line says.
     type Case<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 6] = [
+    let cases: [Case; 7] = [
         ("proof.sh", &["3x3"], &[("SCORE", "abc")], "SCORE must be"),
         ("proof.sh", &["3x3"], &[("JOBS", "0")], "JOBS must be"),
         ("proof.sh", &["3x3"], &[("TOP", "x")], "TOP must be"),
+        (
+            "proof.sh",
+            &["3x3"],
+            &[("MAX_HOURS", "-1")],
+            "MAX_HOURS must be",
+        ),
         ("proof.sh", &["5x5"], &[], "set SCORE for size 5x5"),
         (
             "slurm/break.sbatch",
