@@ -47,8 +47,9 @@ pub struct Manifest {
 impl Manifest {
     /// A fingerprint of what the run proves, which every other file of the run carries: the
     /// SHA-256 of a fixed encoding of every setting (the label `bogglemax run`, then each
-    /// field's length as u64 LE and its bytes, in declaration order), without the tool version, so that a compatible version
-    /// of bogglemax resumes a run that another planned.
+    /// field's length as u64 LE and its bytes, in declaration order; the hash's first 8 bytes
+    /// as u64 LE), without the tool version, so that a compatible version of bogglemax
+    /// resumes a run that another planned.
     pub fn run_id(&self) -> u64 {
         fingerprint(&[
             b"bogglemax run",
@@ -370,7 +371,10 @@ mod tests {
 
     /// The run id is a fixed encoding's hash: pinned, so that a change of encoding (which
     /// would orphan every journal of every run) cannot pass unnoticed; the tool version is
-    /// not part of it, every setting is.
+    /// not part of it, every setting is. The pinned value was computed apart from this code,
+    /// from the encoding [`Manifest::run_id`] documents, with Python's `hashlib`:
+    /// `sha256(b"".join(struct.pack("<Q", len(f)) + f for f in fields)).digest()[:8]` read
+    /// as u64 LE, the u32 and u64 fields packed LE.
     #[test]
     fn run_id_is_stable_and_ignores_the_tool_version() {
         let m = manifest();
