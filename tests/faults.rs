@@ -7,10 +7,10 @@ use std::process::{Command, Stdio};
 
 use bogglemax::board::{Board, Size};
 use bogglemax::bound::Candidate;
-use bogglemax::pipeline::{RunDir, ShardJournal, read_journal};
+use bogglemax::pipeline::{RunDir, read_journal};
 
 mod common;
-use common::{bin, hold_lock, run, small_wordlist, stdout_ok};
+use common::{bin, forge_journal, hold_lock, run, small_wordlist, stdout_ok};
 
 const PARTITION_2: &str = "aeiou bcdfghjklmnpqrstvwxyz";
 
@@ -313,16 +313,9 @@ fn kept_candidates_are_audited() {
         ),
     ];
     for (forge, what) in forgeries {
-        std::fs::remove_file(&journal).expect("rm");
-        let (mut writer, _) = ShardJournal::open(&journal, run_id, size).expect("open");
-        for rec in contents.classes.values() {
-            let mut rec = rec.clone();
-            if rec.class_id == victim {
-                forge(rec.candidates.as_mut().expect("kept"), board);
-            }
-            writer.append(&rec).expect("append");
-        }
-        drop(writer);
+        forge_journal(&journal, (run_id, size), &contents, victim, |rec| {
+            forge(rec.candidates.as_mut().expect("kept"), board)
+        });
         let out = run(&["rescore", s(&kept), "--quiet"]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(

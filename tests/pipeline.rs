@@ -4,13 +4,13 @@
 
 use bogglemax::board::{Board, Geometry, Size, Symmetries};
 use bogglemax::dict::Dictionary;
-use bogglemax::pipeline::{ClassRecord, RunDir, ShardJournal, read_journal};
+use bogglemax::pipeline::{ClassRecord, RunDir, read_journal};
 use bogglemax::solve::{Scoring, Solver};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 mod common;
-use common::{bin, fails_with, hold_lock, run, small_wordlist, stdout_ok};
+use common::{bin, fails_with, forge_journal, hold_lock, run, small_wordlist, stdout_ok};
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
@@ -164,16 +164,7 @@ fn small_proof_equals_brute_force() {
         (|r| r.demulti_count += 1, "candidates"),
     ];
     for (forge, what) in forgeries {
-        std::fs::remove_file(&journal).expect("rm");
-        let (mut writer, _) = ShardJournal::open(&journal, run_id, size).expect("open");
-        for rec in contents.classes.values() {
-            let mut rec = rec.clone();
-            if rec.class_id == victim {
-                forge(&mut rec);
-            }
-            writer.append(&rec).expect("append");
-        }
-        drop(writer);
+        forge_journal(&journal, (run_id, size), &contents, victim, forge);
         let out = run(&["rescore", s(&runp), "--audit", "1000000", "--quiet"]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{what}: {text}");

@@ -2,6 +2,8 @@
 //! require the one-line, exit-status-2 refusal every bad input gets.
 #![allow(dead_code)] // each test crate uses its own subset
 
+use bogglemax::board::Size;
+use bogglemax::pipeline::{ClassRecord, JournalContents, ShardJournal};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -105,4 +107,24 @@ pub fn crash(args: &[&str], spec: &str) -> Output {
     );
     assert!(err.contains("failpoint"), "{err}");
     out
+}
+
+/// Writes `journal` anew from `contents`, with `forge` applied to the record of class
+/// `victim`: valid checksums, so only an audit of what the records say can tell.
+pub fn forge_journal(
+    journal: &Path,
+    (run_id, size): (u64, Size),
+    contents: &JournalContents,
+    victim: u64,
+    forge: impl Fn(&mut ClassRecord),
+) {
+    std::fs::remove_file(journal).expect("rm");
+    let (mut writer, _) = ShardJournal::open(journal, run_id, size).expect("open");
+    for rec in contents.classes.values() {
+        let mut rec = rec.clone();
+        if rec.class_id == victim {
+            forge(&mut rec);
+        }
+        writer.append(&rec).expect("append");
+    }
 }
