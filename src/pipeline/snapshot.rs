@@ -292,6 +292,14 @@ impl RunSnapshot {
         self.shards.iter().all(|s| s.state == ShardState::Complete)
     }
 
+    /// The shards whose files could not be read: each one's index and why.
+    pub fn unreadable(&self) -> impl Iterator<Item = (u32, &str)> {
+        self.shards.iter().filter_map(|x| match &x.state {
+            ShardState::Unreadable(why) => Some((x.index, why.as_str())),
+            _ => None,
+        })
+    }
+
     /// Shards in each state word: (complete, running, pending, failed, unreadable).
     pub fn shard_counts(&self) -> [usize; 5] {
         let mut n = [0; 5];

@@ -20,9 +20,7 @@ pub use known::{
 };
 
 use crate::board::{Board, Geometry};
-use crate::pipeline::{
-    MergeReport, PipelineError, RunDir, RunSnapshot, ShardState, SnapshotOptions, verdict,
-};
+use crate::pipeline::{MergeReport, PipelineError, RunDir, RunSnapshot, SnapshotOptions, verdict};
 use crate::solve::{FoundWord, Solver};
 use std::path::Path;
 
@@ -73,14 +71,8 @@ pub fn write_report(
     Ok(ReportSummary {
         bytes: html.len(),
         complete: data.verdict.as_ref().is_some_and(|v| v.complete),
-        unreadable: data
-            .snapshot
-            .shards
-            .iter()
-            .filter_map(|x| match &x.state {
-                ShardState::Unreadable(why) => Some((x.index, why.clone())),
-                _ => None,
-            })
+        unreadable: (data.snapshot.unreadable())
+            .map(|(k, why)| (k, why.to_string()))
             .collect(),
     })
 }

@@ -211,14 +211,7 @@ fn shards_section(s: &RunSnapshot) -> Markup {
         .iter()
         .filter(|x| matches!(x.state, ShardState::Stopped))
         .collect();
-    let unreadable: Vec<(u32, &str)> = s
-        .shards
-        .iter()
-        .filter_map(|x| match &x.state {
-            ShardState::Unreadable(why) => Some((x.index, why.as_str())),
-            _ => None,
-        })
-        .collect();
+    let unreadable: Vec<(u32, &str)> = s.unreadable().collect();
     let finished: Vec<f64> = s
         .shards
         .iter()
