@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use bogglemax::board::{Board, Size};
+use bogglemax::board::Size;
 use bogglemax::bound::Candidate;
 use bogglemax::pipeline::{RunDir, read_journal};
 
@@ -279,8 +279,9 @@ fn kept_candidates_are_audited() {
 
     // Kept lists that do not hold (written with valid checksums): a candidate's score forged,
     // its DeMulti forged above the largest the record counts. (A lost candidate is refused as
-    // corrupt when the journal is read: the list's length is checked there.) Each fails the audit, naming the class; the results are left as they
-    // were, so only the kept list can tell.
+    // corrupt when the journal is read: the list's length is checked there.) Each fails the
+    // audit, naming the class; the results are left as they were, so only the kept list can
+    // tell.
     let size: Size = "2x3".parse().expect("size");
     let run_id = RunDir::open(&kept).expect("run").manifest().run_id();
     let (journal, contents, victim, board) = (0..2)
@@ -295,26 +296,21 @@ fn kept_candidates_are_audited() {
             Some((journal, contents, victim, board))
         })
         .expect("a class with a kept candidate that is not a result");
-    type Forge = fn(&mut Vec<Candidate>, Board);
+    type Forge = fn(&mut Candidate);
     let forgeries: [(Forge, String); 2] = [
         (
-            |kept, board| {
-                let c = kept.iter_mut().find(|c| c.board == board).expect("there");
-                c.score += 1;
-            },
+            |c| c.score += 1,
             format!("candidate {board} journaled with score"),
         ),
         (
-            |kept, board| {
-                let c = kept.iter_mut().find(|c| c.board == board).expect("there");
-                c.demulti = u32::MAX;
-            },
+            |c| c.demulti = u32::MAX,
             "kept candidates (largest DeMulti".to_string(),
         ),
     ];
     for (forge, what) in forgeries {
         forge_journal(&journal, (run_id, size), &contents, victim, |rec| {
-            forge(rec.candidates.as_mut().expect("kept"), board)
+            let kept = rec.candidates.as_mut().expect("kept");
+            forge(kept.iter_mut().find(|c| c.board == board).expect("there"))
         });
         let out = run(&["rescore", s(&kept), "--quiet"]);
         let text = String::from_utf8_lossy(&out.stdout);

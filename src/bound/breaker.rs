@@ -14,8 +14,8 @@
 //! gets one tree per letter of its top cell instead (and one with more than
 //! [`TWO_CELL_PATHS`] and at most [`TWO_CELL_PAIRS`] pairs of letters on its top two cells,
 //! or more than [`TWO_CELL_FEW_PAIRS_PATHS`] and at most [`TWO_CELL_FEW_PAIRS`], or more than
-//! [`TWO_CELL_MANY_PAIRS_PATHS`] and at most [`TWO_CELL_MANY_PAIRS`], one per pair of those letters, the pairs of one
-//! top letter built from one walk and sort of their paths,
+//! [`TWO_CELL_MANY_PAIRS_PATHS`] and at most [`TWO_CELL_MANY_PAIRS`], one per pair of those
+//! letters, the pairs of one top letter built from one walk and sort of their paths,
 //! [`TreeBuilder::collect_pair_source`]), built without the whole one and
 //! without the word paths that the forced letters make redundant
 //! ([`TreeBuilder::dropping_redundant_paths`]): a bound between Score and DeMulti, so such a

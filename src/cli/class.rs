@@ -26,8 +26,9 @@ the 'corner:' list and the other cells of the border the 'edge:' list, where giv
 other cell uses the first. A set may be all of a-z (one bucket: the cell is not split). \
 `make proof-3x3`, `make proof-3x4` and `make proof-4x4` use 'aeijou bcdfgmpqvwxz hklnrsty, \
 corner:abcdefghijklmnopqrstuvwxyz'; a new 4x4 run adds 'edge:aeijou bcdfghklmnpqrstvwxyz' \
-(the consonant edges merged) when each job has MERGED_EDGES_GIB (6) GiB of memory. Class ids are mixed-radix numbers, cell 0 the least significant digit; the \
-canonical id of a class is the smallest id among its symmetry images."
+(the consonant edges merged) when each job has MERGED_EDGES_GIB (6) GiB of memory. Class \
+ids are mixed-radix numbers, cell 0 the least significant digit; the canonical id of a \
+class is the smallest id among its symmetry images."
 )]
 pub struct ClassArgs {
     /// Board size, CxR.

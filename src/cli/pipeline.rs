@@ -157,8 +157,8 @@ pub struct BreakArgs {
     pub quiet: bool,
     /// Also journal every candidate (board with DeMulti ≥ S) with its Score, zstd-compressed,
     /// not only the results: for `rescore` to audit. Costs disk in heavy classes (a 4x4 class
-    /// can have millions), and time: without it the breaker prunes by a bound on Score on boards of 12 cells or
-    /// more, and counts only the candidates that survive that.
+    /// can have millions), and time: without it the breaker prunes by a bound on Score on
+    /// boards of 12 cells or more, and counts only the candidates that survive that.
     #[arg(long)]
     pub keep_candidates: bool,
     /// If another process holds the shard's lock, wait up to this long for it to exit

@@ -12,7 +12,8 @@
 //! (K_F + Σ_o k_o − 1)⁺ ≥ (K_F − 1)⁺ + Σ_o δ_o, with δ_o = k_o if K_F ≥ 1, else (k_o − 1)⁺:
 //! equal when K_F ≥ 1; when K_F = 0, because (Σ k − 1)⁺ ≥ Σ (k − 1)⁺ for k ≥ 0.
 //!
-//! Weighting by p(w) and summing over words: DeMulti(B) − Score(B) ≥ base + Σ_o `extra[o][B_o]`,
+//! Weighting by p(w) and summing over words:
+//! DeMulti(B) − Score(B) ≥ base + Σ_o `extra[o][B_o]`,
 //! one walk for the whole group ([`Overcounter::overcount_bound`]). Paths through two or more
 //! open cells are left out: they could only add to K. So a board whose DeMulti minus this
 //! bound is below S has Score below S, and need not be scored.
