@@ -6,7 +6,7 @@
 //! the board is rollable when every cell gets its own die. Kuhn's algorithm answers it
 //! exactly; a greedy "first free die" assignment does not (see the tests).
 
-use super::{Board, LETTER_Q, Size};
+use super::{Board, Size};
 use crate::rng::Rng;
 
 /// The classic (pre-1987) 4x4 set, one die per string.
@@ -224,15 +224,6 @@ fn augment(cell: usize, options: &[u64], cell_of_die: &mut [usize], visited: &mu
     false
 }
 
-/// The letter shown for a face: `Qu` for `q`, else the letter in upper case.
-pub fn face_label(letter: u8) -> String {
-    if letter == LETTER_Q {
-        "Qu".to_string()
-    } else {
-        ((b'A' + letter) as char).to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,7 +272,6 @@ mod tests {
             Err(DiceError::UnknownSet { .. })
         ));
         assert!(Dice::from_faces("x", &["abc"]).is_err());
-        assert_eq!(face_label(LETTER_Q), "Qu");
     }
 
     #[test]

@@ -8,7 +8,6 @@ use super::{Board, Size};
 /// the identity.
 #[derive(Clone, Debug)]
 pub struct Symmetries {
-    size: Size,
     perms: Vec<Vec<u8>>,
 }
 
@@ -45,12 +44,7 @@ impl Symmetries {
                     .collect()
             })
             .collect();
-        Symmetries { size, perms }
-    }
-
-    /// The size these are for.
-    pub fn size(&self) -> Size {
-        self.size
+        Symmetries { perms }
     }
 
     /// The permutations, identity first.
@@ -80,6 +74,7 @@ impl Symmetries {
     }
 
     /// Whether a board is in canonical form.
+    #[cfg(test)]
     pub fn is_canonical(&self, board: &Board) -> bool {
         self.canonical(board) == *board
     }

@@ -31,7 +31,7 @@ use super::class::BoardClass;
 use super::orderly_bound::{MirrorPair, OrderlyBound, WalkScratch};
 use super::tree::{
     Arena, AtomTrie, CellOrder, MAX_DROP_FORCED, MAX_TREE_CELLS, PathBuffers, SumId, TreeBuilder,
-    WordLetters, atoms_of,
+    WordLetters, atoms_of, sat,
 };
 use crate::board::{Board, Geometry, Size, Symmetries};
 use crate::dict::Trie;
@@ -59,7 +59,7 @@ impl BreakSettings {
     pub fn with_default_switchover(threshold: u32) -> BreakSettings {
         BreakSettings {
             threshold,
-            switchover: (threshold as u64 * 9 / 4).min(u32::MAX as u64) as u32,
+            switchover: sat(threshold as u64 * 9 / 4),
         }
     }
 
@@ -156,13 +156,11 @@ impl BreakOutcome {
 /// valid class's set, in place of the set: still a valid class), and those cells' mask.
 fn narrowed(class: &BoardClass, order: &CellOrder, letters: &[u8]) -> (BoardClass, u64) {
     let mut cells = class.cells().to_vec();
-    let mut forced = 0u64;
     for (p, &l) in letters.iter().enumerate() {
         cells[order.cell(p)] = 1 << l;
-        forced |= 1 << order.cell(p);
     }
     let unit = BoardClass::new(class.size(), cells).expect("a narrowed class");
-    (unit, forced)
+    (unit, order.prefix_mask(letters.len()))
 }
 
 /// Adds `other` to `counts` index by index, lengthening `counts` if `other` is longer.
@@ -1006,13 +1004,9 @@ impl<'d> ClassBreaker<'d> {
                     .max(run.unit_forced.count_ones() as usize),
             };
             if run.overcount_valid >> e & 1 == 0 {
-                let mut fixed_cells = 0u64;
-                for q in 0..e {
-                    fixed_cells |= 1 << run.order.cell(q);
-                }
                 self.overcounter().overcount_bound(
                     &run.letters,
-                    fixed_cells,
+                    run.order.prefix_mask(e),
                     run.cells,
                     run.unit_forced,
                     &mut run.overcounts[e],
@@ -1118,10 +1112,7 @@ impl<'d> ClassBreaker<'d> {
     ) {
         survivors.clear();
         let first = &found[ids[0] as usize].0;
-        let mut fixed_cells = 0u64;
-        for p in 0..fixed {
-            fixed_cells |= 1 << run.order.cell(p);
-        }
+        let fixed_cells = run.order.prefix_mask(fixed);
         let mut open_letters = [0u32; MAX_TREE_CELLS];
         let open_letters = &mut open_letters[..first.len()];
         for &id in ids {

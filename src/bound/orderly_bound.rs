@@ -45,7 +45,7 @@
 //!
 //! [`OvercountBound`]: crate::solve::OvercountBound
 
-use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, SumId};
+use super::tree::{Arena, CellOrder, MAX_TREE_CELLS, SumId, sat};
 
 /// Storage that one OrderlyBound walk hands to the next ([`OrderlyBound::into_scratch`]), so
 /// that the many small walks of a class reuse their stacks and saved sums. (The letter sums
@@ -251,8 +251,7 @@ impl<'a> OrderlyBound<'a> {
         }
         if p == n {
             // Every cell is fixed: the stacks are empty and `points` is the forced score.
-            self.found
-                .push((self.letters.clone(), points.min(u32::MAX as u64) as u32));
+            self.found.push((self.letters.clone(), sat(points)));
             return;
         }
         let cell = self.order.cell(p);

@@ -1,28 +1,10 @@
 //! The word-list filter of DESIGN.md: which lines of a word list are Boggle words.
 
-/// A word that passed the filter, with `qu` folded to `q`.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct FilteredWord {
-    /// Letter indices (0..26), `qu` folded to the single letter `q`.
-    pub letters: Vec<u8>,
-    /// The word's length as spelled, counting both letters of `qu`: the length that scores.
-    pub spelled_len: u8,
-}
-
 /// Applies the filter to one line: trims white space (a CR too) from both ends, folds case,
 /// keeps the word only if it is all `a`-`z`, at least 3 letters, and every `q` is followed by
-/// `u`.
-pub fn filter_word(line: &str) -> Option<FilteredWord> {
-    let mut letters = Vec::new();
-    let spelled_len = fold_into(line, &mut letters)?;
-    Some(FilteredWord {
-        letters,
-        spelled_len,
-    })
-}
-
-/// The filter of [`filter_word`], appending the folded letters to `out` and returning the
-/// spelled length; on a refused line `out` is left as it was.
+/// `u`. Appends the kept word's letters to `out`, `qu` folded to the single letter `q`, and
+/// returns its length as spelled (counting both letters of `qu`: the length that scores); on
+/// a refused line `out` is left as it was.
 fn fold_into(line: &str, out: &mut Vec<u8>) -> Option<u8> {
     let bytes = line.trim().as_bytes();
     if bytes.len() < 3 || bytes.len() > u8::MAX as usize {
@@ -51,7 +33,7 @@ pub struct FilteredWords {
     letters: Vec<u8>,
     /// Word `i`'s letters are `letters[starts[i]..starts[i + 1]]`; one entry more than words.
     starts: Vec<usize>,
-    /// Each word's spelled length (see [`FilteredWord::spelled_len`]).
+    /// Each word's length as spelled, counting both letters of `qu` (the length that scores).
     spelled_len: Vec<u8>,
 }
 
@@ -143,11 +125,17 @@ pub fn spell(letters: &[u8]) -> String {
 mod tests {
     use super::*;
 
+    /// One line's folded letters and spelled length, if the filter keeps it.
+    fn filter_word(line: &str) -> Option<(Vec<u8>, u8)> {
+        let mut letters = Vec::new();
+        fold_into(line, &mut letters).map(|len| (letters, len))
+    }
+
     #[test]
     fn filter_rules() {
-        assert_eq!(filter_word("Queen\r").unwrap().spelled_len, 5);
-        assert_eq!(spell(&filter_word("queen").unwrap().letters), "queen");
-        assert_eq!(filter_word("queen").unwrap().letters.len(), 4);
+        assert_eq!(filter_word("Queen\r").unwrap().1, 5);
+        assert_eq!(spell(&filter_word("queen").unwrap().0), "queen");
+        assert_eq!(filter_word("queen").unwrap().0.len(), 4);
         assert!(filter_word("qat").is_none());
         assert!(filter_word("ab").is_none());
         assert!(filter_word("don't").is_none());

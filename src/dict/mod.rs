@@ -6,7 +6,7 @@
 mod filter;
 mod trie;
 
-pub use filter::{FilteredWord, FilteredWords, filter_word, filter_words, spell};
+pub use filter::{FilteredWords, filter_words, spell};
 pub use trie::{NodeId, Trie, TrieBuf, TrieError};
 
 use crate::format::{self, FileBytes, FormatError};

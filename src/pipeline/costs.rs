@@ -204,11 +204,6 @@ impl ClassCosts {
         crate::format::write_atomic(path, out.as_bytes()).map_err(|e| PipelineError::io(path, e))
     }
 
-    /// The costs, by class id.
-    pub fn as_slice(&self) -> &[ClassCost] {
-        &self.costs
-    }
-
     /// The cost of one class, if listed.
     pub fn get(&self, class_id: u64) -> Option<&ClassCost> {
         self.costs
@@ -253,7 +248,7 @@ mod tests {
         costs.write(&path).unwrap();
         let back = ClassCosts::load(&path).unwrap();
         assert_eq!(back, costs);
-        assert_eq!(back.as_slice()[0].class_id, 3);
+        assert_eq!(back.get(3).map(|c| c.class_id), Some(3));
         assert_eq!(back.get(7).map(|c| c.nodes), Some(99));
 
         std::fs::write(&path, "class_id,seconds\n1,2\n2,-1\n").unwrap();

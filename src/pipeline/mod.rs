@@ -1,5 +1,6 @@
-//! The proof pipeline on disk: plan a run, break its shards resumably (checking every
-//! candidate as it is found), merge the results, audit them.
+//! The proof pipeline on disk: estimate a proof's cost, plan a run, break its shards
+//! resumably (checking every candidate as it is found), merge the results, audit them, and
+//! show a run's state (`status`, and the snapshot `report` draws).
 //!
 //! A run directory is self-describing (DESIGN.md, "Stages and their files"):
 //! ```text
@@ -8,6 +9,7 @@
 //! RUN/shards/NNNNN.shard  the canonical class ids of shard N (framed rkyv, mapped)
 //! RUN/shards/NNNNN.journal  append-only, checksummed records of finished classes: their
 //!                         figures and results (and, if kept, every candidate, compressed)
+//! RUN/estimate.txt        the estimate the run was planned by (written by proof.sh; optional)
 //! RUN/results.csv, RUN/summary.txt   the proof's result (merge)
 //! RUN/report.html         a page showing the run at a glance (report; read-only otherwise)
 //! ```

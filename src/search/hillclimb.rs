@@ -164,6 +164,7 @@ impl<'d> HillClimber<'d> {
     }
 
     /// The canonical forms of every board within one edit of `board`.
+    #[cfg(test)]
     pub fn neighbours(&self, board: &Board) -> Vec<Board> {
         self.edits(board)
             .into_iter()

@@ -1,5 +1,5 @@
-//! Scoring one board: Score (each word once), Multi (every path) and DeMulti (every distinct
-//! cell set), and the list of words found.
+//! Scoring boards: Score (each word once), Multi (every path) and DeMulti (every distinct
+//! cell set) of one board or a batch, the list of words found, and the scorings.
 //!
 //! # The search
 //! A depth-first walk from every cell, carrying the prefix-tree node of the letters so far and

@@ -1,7 +1,6 @@
 //! The node arena: storage of sum and choice nodes, their bounds, merging and branching
 //! (the module `super` documents the layout).
 
-use super::order::CellOrder;
 use super::{ChoiceId, MAX_TREE_CELLS, SumId};
 
 /// Bit of a stored sum node's header: a word of points follows it (most sum nodes have
@@ -117,7 +116,8 @@ fn prefetch(words: &[u32], at: u32) {
     let _ = (words, at);
 }
 
-pub(super) fn sat(x: u64) -> u32 {
+/// `x` clamped to `u32`: bounds saturate at `u32::MAX` instead of wrapping.
+pub(crate) fn sat(x: u64) -> u32 {
     x.min(u32::MAX as u64) as u32
 }
 
@@ -404,7 +404,8 @@ impl Arena {
 
     /// `Force(tree, B)`: the points of every sum node whose path of choices the board with
     /// these letters (one per cell) realises. For checking the invariant; not a hot path.
-    pub fn force(&self, tree: SumId, letters: &[u8], order: &CellOrder) -> u64 {
+    #[cfg(test)]
+    pub fn force(&self, tree: SumId, letters: &[u8], order: &super::order::CellOrder) -> u64 {
         let mut total = self.points(tree) as u64;
         for (c, pos) in self.choices(tree) {
             if let Some(child) = self.choice_child(c, letters[order.cell(pos)]) {

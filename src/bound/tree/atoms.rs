@@ -84,13 +84,9 @@ impl WordLetters {
     }
 
     /// Number of words.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.spans.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 

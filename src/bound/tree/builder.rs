@@ -271,6 +271,13 @@ struct AtomWalk<'w> {
     cell_atoms: &'w [u32; MAX_TREE_CELLS],
 }
 
+/// Bit 0 of each field of `choices` whose position is used (holds a choice): `ones` is
+/// [`TreeBuilder::field_ones`].
+#[inline(always)]
+fn used_fields<C: Choices>(choices: C, ones: C) -> C {
+    (choices | choices >> 1 | choices >> 2 | choices >> 3 | choices >> 4) & ones
+}
+
 /// The number of leading indices in `0..n` for which `holds` is true, given that it is true
 /// for a prefix and false after: probes 1, 2, 4, … then bisects the last step, so a short
 /// prefix costs a few nearby probes (a forward search through sorted paths mostly moves a
@@ -461,8 +468,15 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
         self
     }
 
+    /// The shift of position `p`'s 5-bit field in a path's choices.
     fn shift(&self, p: usize) -> u32 {
         5 * (self.order.len() - 1 - p) as u32
+    }
+
+    /// Bit 0 of each position's 5-bit field: [`used_fields`] reads a key's used positions
+    /// with it.
+    fn field_ones<C: Choices>(&self) -> C {
+        (0..self.order.len()).fold(C::ZERO, |m, p| m | C::from_u8(1) << self.shift(p))
     }
 
     /// Builds the tree of `class` in `arena` and returns its root.
@@ -901,9 +915,8 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     /// break 0.94 of the time, its peak RSS 0.89; docs/NOTES-bench.md.)
     fn drop_redundant<K: PathKey>(&self, paths: &mut Vec<K>, word_cells: &[u8], forced: &[K::C]) {
         let n = self.order.len();
-        // Bit 0 of each position's 5-bit field.
-        let ones = (0..n).fold(K::C::ZERO, |m, p| m | K::C::from_u8(1) << self.shift(p));
-        let used = |c: K::C| (c | c >> 1 | c >> 2 | c >> 3 | c >> 4) & ones;
+        let ones = self.field_ones();
+        let used = |c: K::C| used_fields(c, ones);
         // Each forced letter in every field, once (two forced cells may hold one letter).
         let mut everywhere = [K::C::ZERO; MAX_DROP_FORCED];
         let mut letters = 0;
@@ -961,9 +974,8 @@ impl<'a, 'd> TreeBuilder<'a, 'd> {
     fn build_sorted<K: PathKey>(&self, paths: &[K], arena: &mut Arena) -> Child {
         let n = self.order.len();
         let mut route = OpenRoute::new(n);
-        // Bit 0 of each position's 5-bit field.
-        let ones = (0..n).fold(K::C::ZERO, |m, p| m | K::C::from_u8(1) << self.shift(p));
-        let used = |c: K::C| (c | c >> 1 | c >> 2 | c >> 3 | c >> 4) & ones;
+        let ones = self.field_ones();
+        let used = |c: K::C| used_fields(c, ones);
         let top = K::C::BITS - 1;
         let mut prev: Option<K::C> = None;
         // Invariant: the route open is that of `prev`, the last path added, and every node
@@ -1230,16 +1242,13 @@ mod tests {
             ),
         ];
         // Random letter sets: letters fall into many atoms.
-        let mut state = 12345u64;
+        let mut rng = crate::rng::Rng::new(12345);
         for _ in 0..6 {
             let mut sets = Vec::new();
             for _ in 0..9 {
                 let mut set = String::new();
                 for l in b'a'..=b'z' {
-                    state = state
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    if state >> 61 == 0 {
+                    if rng.below(8) == 0 {
                         set.push(l as char);
                     }
                 }

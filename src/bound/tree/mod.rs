@@ -1,7 +1,8 @@
 //! Orderly sum/choice trees in an arena: building one for a class, merging, branching.
 //!
-//! Three parts: [`order`] (the cell order the tree follows), [`arena`] (storage, bounds,
-//! merge and branch) and [`builder`] (the tree of a class from the word list).
+//! Four parts: [`order`] (the cell order the tree follows), [`arena`] (storage, bounds,
+//! merge and branch), [`atoms`] (the word list by groups of letters a class cannot tell
+//! apart, which the builder walks) and [`builder`] (the tree of a class from the word list).
 //!
 //! # The tree
 //! A sum node holds `points` and choice-node children; a choice node holds a cell and one
@@ -56,6 +57,7 @@ mod atoms;
 mod builder;
 mod order;
 
+pub(crate) use arena::sat;
 pub use arena::{Arena, Mark};
 pub use atoms::{AtomTrie, WordLetters, atoms_of};
 pub use builder::{MAX_DROP_FORCED, PathBuffers, TreeBuilder};

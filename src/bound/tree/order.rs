@@ -73,6 +73,11 @@ impl CellOrder {
                 c,
             )
         });
+        CellOrder::from_order(order)
+    }
+
+    /// The order of `order`'s cells, top first, with each cell's position.
+    fn from_order(order: Vec<u8>) -> CellOrder {
         let mut pos = vec![0u8; order.len()];
         for (p, &c) in order.iter().enumerate() {
             pos[c as usize] = p as u8;
@@ -104,21 +109,17 @@ impl CellOrder {
         if order.len() != cells {
             return Err(bad(format!("{} cells given, {cells} needed", order.len())));
         }
-        let mut pos = vec![0u8; cells];
-        for (p, &c) in order.iter().enumerate() {
-            pos[c as usize] = p as u8;
-        }
-        Ok(CellOrder { order, pos })
-    }
-
-    /// The cells, top first.
-    pub fn cells(&self) -> impl Iterator<Item = usize> + '_ {
-        self.order.iter().map(|&c| c as usize)
+        Ok(CellOrder::from_order(order))
     }
 
     /// The cell at position `p`.
     pub fn cell(&self, p: usize) -> usize {
         self.order[p] as usize
+    }
+
+    /// The mask of the cells at the first `k` positions.
+    pub fn prefix_mask(&self, k: usize) -> u64 {
+        self.order[..k].iter().fold(0, |mask, &c| mask | 1 << c)
     }
 
     /// The position of `cell`.
