@@ -482,3 +482,63 @@ fn more_shards_than_classes() {
     assert!(results[0].lines().count() > 100, "boards found");
     assert_eq!(results[0], results[1], "the same results either way");
 }
+
+/// A journal copied over another shard's (same run, so it reads) finishes none of that
+/// shard's classes: `status` and `merge` count each class in its own shard only, so the
+/// copied records are neither counted twice nor their seconds given to the wrong shard.
+#[test]
+fn a_journal_copied_to_another_shard_counts_for_none_of_its_classes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let runp = dir.path().join("run");
+    stdout_ok(&[
+        "plan",
+        "--size",
+        "2x2",
+        "--partition",
+        PARTITION_2,
+        "--score",
+        "5",
+        "--shards",
+        "2",
+        "--out",
+        s(&runp),
+    ]);
+    stdout_ok(&["break", s(&runp), "--all", "--threads", "1", "--quiet"]);
+    let shard_classes = |k: u32| {
+        RunDir::open(&runp)
+            .expect("run")
+            .shard(k)
+            .expect("shard")
+            .ids
+            .len()
+    };
+    let (n0, n1) = (shard_classes(0), shard_classes(1));
+    std::fs::copy(
+        runp.join("shards/00000.journal"),
+        runp.join("shards/00001.journal"),
+    )
+    .expect("copy journal");
+
+    let status = stdout_ok(&["status", s(&runp)]);
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("shard     1:"))
+        .expect("shard 1's line");
+    assert!(
+        line.starts_with(&format!("shard     1: 0/{n1} classes, 0.0 s")),
+        "{line}"
+    );
+    assert!(
+        status.contains(&format!("classes done: {n0} of {}", n0 + n1)),
+        "{status}"
+    );
+
+    let out = run(&["merge", s(&runp), "--quiet"]);
+    assert_eq!(out.status.code(), Some(1), "an incomplete proof");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("classes finished: {n0} of {}", n0 + n1))
+            && text.contains(&format!("shard 1 unfinished: 0/{n1} classes")),
+        "{text}"
+    );
+}

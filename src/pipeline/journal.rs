@@ -289,6 +289,15 @@ pub struct JournalContents {
     pub torn: bool,
 }
 
+impl JournalContents {
+    /// The finished classes among `ids` (a shard's, increasing), in that order. A record of
+    /// a class outside the shard (a journal copied in from another shard of the run) is not
+    /// the shard's work, so every reader counts only these.
+    pub fn finished_of<'a>(&'a self, ids: &'a [u64]) -> impl Iterator<Item = &'a ClassRecord> {
+        ids.iter().filter_map(|id| self.classes.get(id))
+    }
+}
+
 /// Reads a journal without locking it (safe while a worker appends: a half-written last
 /// record reads as torn). A missing journal reads as empty.
 pub fn read_journal(

@@ -7,7 +7,8 @@
 use super::error::PipelineError;
 use super::journal::{ClassRecord, read_journal};
 use super::manifest::RunDir;
-use crate::board::{Board, Geometry, Size, Symmetries};
+use super::snapshot::{BestBoards, FoundBoard};
+use crate::board::{Geometry, Size};
 use crate::bound::{BoardClass, BreakOutcome, BreakSettings, ClassBreaker, TWO_CELL_PATHS};
 use crate::dict::Trie;
 use crate::progress::Progress;
@@ -80,9 +81,8 @@ pub fn verdict(run: &RunDir) -> Result<MergeReport, PipelineError> {
 /// The summary and the bytes of `results.csv`.
 fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), PipelineError> {
     let m = run.manifest();
-    let symmetries = Symmetries::new(m.size());
     // One pass over the journals: keep the results (few) and each finished class's figures.
-    let mut best: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut best = BestBoards::new(m);
     let mut problems = Vec::new();
     let mut covered: Vec<u64> = Vec::new();
     let mut finished = 0usize;
@@ -95,36 +95,20 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
     let mut progress = Progress::counting("merge", m.shards as u64, "shards", quiet);
     for k in 0..m.shards {
         let journal = read_journal(&run.journal_path(k), m.run_id(), m.size())?;
-        // Results: each canonical board once (a board lies in one canonical class only, but
-        // can be found under several symmetric images within it), with its lowest class id.
-        for rec in journal.classes.values() {
-            for r in rec.results.iter().filter(|r| r.score >= m.threshold as u64) {
-                let board = symmetries.canonical(&r.board).to_string();
-                let e = best.entry(board).or_insert((r.score, rec.class_id));
-                e.1 = e.1.min(rec.class_id);
-            }
-        }
         // Coverage: the shards must hold every canonical class exactly once, and every
         // class must be finished in its shard's journal.
-        match run.shard(k) {
-            Ok(shard) => {
-                let done = shard
-                    .ids
-                    .iter()
-                    .filter(|id| journal.classes.contains_key(id))
-                    .count();
-                if done < shard.ids.len() {
-                    problems.push(format!(
-                        "shard {k} unfinished: {done}/{} classes",
-                        shard.ids.len()
-                    ));
-                }
-                covered.extend_from_slice(&shard.ids);
+        let shard = match run.shard(k) {
+            Ok(shard) => shard,
+            Err(e) => {
+                problems.push(format!("shard {k} unreadable: {e}"));
+                progress.inc();
+                continue;
             }
-            Err(e) => problems.push(format!("shard {k} unreadable: {e}")),
-        }
-        for rec in journal.classes.values() {
-            finished += 1;
+        };
+        let mut done = 0;
+        for rec in journal.finished_of(&shard.ids) {
+            done += 1;
+            best.add(rec);
             broken += (rec.demulti_count == 0) as usize;
             candidates += rec.demulti_count;
             max_demulti = max_demulti.max(rec.max_demulti);
@@ -132,34 +116,40 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
             check_seconds += rec.check_seconds;
             slowest.push((rec.seconds, rec.class_id, rec.peak_bytes));
         }
+        if done < shard.ids.len() {
+            problems.push(format!(
+                "shard {k} unfinished: {done}/{} classes",
+                shard.ids.len()
+            ));
+        }
+        finished += done;
+        covered.extend_from_slice(&shard.ids);
         progress.inc();
     }
     progress.finish();
 
     let dict = run.dictionary()?;
-    let size = m.size();
-    let geometry = Geometry::new(size);
+    let geometry = Geometry::new(m.size());
     let mut solver = Solver::new(dict.trie(), &geometry, m.scoring());
-    let mut results: Vec<(u64, String, usize, u64)> = best
+    let results: Vec<(FoundBoard, usize)> = best
+        .into_sorted()
         .into_iter()
-        .map(|(board, (score, class_id))| {
-            let b = Board::parse(size, &board).expect("canonical boards we printed parse");
-            let words = solver.words(&b).len();
-            (score, board, words, class_id)
+        .map(|found| {
+            let words = solver.words(&found.board).len();
+            (found, words)
         })
         .collect();
-    results.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     let path = run.root().join("results.csv");
     let mut out = csv::Writer::from_writer(Vec::new());
     let csv_err = |e: csv::Error| PipelineError::io(&path, std::io::Error::other(e));
     out.write_record(["board", "score", "words", "class_id"])
         .map_err(csv_err)?;
-    for (score, board, words, class_id) in &results {
+    for (found, words) in &results {
         out.write_record([
-            board.clone(),
-            score.to_string(),
+            found.board.to_string(),
+            found.score.to_string(),
             words.to_string(),
-            class_id.to_string(),
+            found.class_id.to_string(),
         ])
         .map_err(csv_err)?;
     }
@@ -189,8 +179,8 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
     let _ = writeln!(s, "candidates: {candidates}");
     let _ = writeln!(s, "largest demulti: {max_demulti}");
     let _ = writeln!(s, "results (score >= {}): {}", m.threshold, results.len());
-    if let Some((score, board, _, _)) = results.first() {
-        let _ = writeln!(s, "best: {board} {score}");
+    if let Some((best, _)) = results.first() {
+        let _ = writeln!(s, "best: {} {}", best.board, best.score);
     }
     let _ = writeln!(s, "cpu seconds: {seconds:.1}");
     let _ = writeln!(s, "checking seconds: {check_seconds:.1}");
@@ -209,12 +199,9 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
     } else {
         let _ = writeln!(s, "proof: incomplete ({} problem(s) above)", problems.len());
     }
-    let best = results
-        .first()
-        .map(|(score, board, _, _)| (score, Board::parse(m.size(), board)));
-    if let Some((score, Ok(board))) = best {
-        let _ = writeln!(s, "\nbest board, {score} points:");
-        for row in board.grid().lines() {
+    if let Some((best, _)) = results.first() {
+        let _ = writeln!(s, "\nbest board, {} points:", best.score);
+        for row in best.board.grid().lines() {
             let _ = writeln!(s, "  {row}");
         }
     }

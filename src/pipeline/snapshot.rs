@@ -9,9 +9,9 @@
 //! counts as running while its journal was written to recently (see [`SnapshotOptions`]).
 
 use super::error::PipelineError;
-use super::journal::read_journal;
+use super::journal::{ClassRecord, read_journal};
 use super::manifest::{Manifest, RunDir};
-use crate::board::Symmetries;
+use crate::board::{Board, Symmetries};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -103,11 +103,52 @@ pub struct ClassFigures {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FoundBoard {
     /// The canonical board.
-    pub board: String,
+    pub board: Board,
     /// Its score.
     pub score: u64,
     /// The lowest class id it was found in.
     pub class_id: u64,
+}
+
+/// The boards with Score ≥ S of the finished classes read so far, for `merge` and `report`:
+/// each canonical board once (a board lies in one canonical class only, but can be found
+/// under several symmetric images within it), with the lowest class id it was found in.
+pub(crate) struct BestBoards {
+    symmetries: Symmetries,
+    threshold: u64,
+    /// By the canonical board's text, which orders boards of one score.
+    boards: BTreeMap<String, FoundBoard>,
+}
+
+impl BestBoards {
+    /// None yet, for a run of `manifest`'s size and S.
+    pub(crate) fn new(manifest: &Manifest) -> BestBoards {
+        BestBoards {
+            symmetries: Symmetries::new(manifest.size()),
+            threshold: manifest.threshold as u64,
+            boards: BTreeMap::new(),
+        }
+    }
+
+    /// Adds the results of a finished class.
+    pub(crate) fn add(&mut self, record: &ClassRecord) {
+        for r in record.results.iter().filter(|r| r.score >= self.threshold) {
+            let board = self.symmetries.canonical(&r.board);
+            let found = self.boards.entry(board.to_string()).or_insert(FoundBoard {
+                board,
+                score: r.score,
+                class_id: record.class_id,
+            });
+            found.class_id = found.class_id.min(record.class_id);
+        }
+    }
+
+    /// The boards, best first: by score descending, then by the board's text.
+    pub(crate) fn into_sorted(self) -> Vec<FoundBoard> {
+        let mut boards: Vec<(String, FoundBoard)> = self.boards.into_iter().collect();
+        boards.sort_by(|a, b| b.1.score.cmp(&a.1.score).then_with(|| a.0.cmp(&b.0)));
+        boards.into_iter().map(|(_, found)| found).collect()
+    }
 }
 
 /// The estimate a run was planned by (`RUN/estimate.txt`, written by `proof.sh`).
@@ -173,7 +214,7 @@ impl RunSnapshot {
         let m = run.manifest().clone();
         let taken_at = SystemTime::now();
         let locked = locked_inodes();
-        let symmetries = Symmetries::new(m.size());
+        let mut best = BestBoards::new(&m);
         let mut snapshot = RunSnapshot {
             shards: Vec::with_capacity(m.shards as usize),
             class_seconds: Vec::new(),
@@ -189,7 +230,6 @@ impl RunSnapshot {
             manifest: m,
         };
         let m = &snapshot.manifest;
-        let mut best: BTreeMap<String, (u64, u64)> = BTreeMap::new();
         for k in 0..m.shards {
             let path = run.journal_path(k);
             let last_write = std::fs::metadata(&path).and_then(|md| md.modified()).ok();
@@ -214,10 +254,7 @@ impl RunSnapshot {
                 }
             };
             shard.classes = ids.ids.len();
-            for rec in journal.classes.values() {
-                if ids.ids.binary_search(&rec.class_id).is_err() {
-                    continue;
-                }
+            for rec in journal.finished_of(&ids.ids) {
                 shard.done += 1;
                 shard.seconds += rec.seconds;
                 snapshot.class_seconds.push(rec.seconds as f32);
@@ -234,13 +271,7 @@ impl RunSnapshot {
                         candidates: rec.demulti_count,
                     },
                 );
-                // Each canonical board once, with the lowest class id it was found in (as
-                // `merge` does).
-                for r in rec.results.iter().filter(|r| r.score >= m.threshold as u64) {
-                    let board = symmetries.canonical(&r.board).to_string();
-                    let e = best.entry(board).or_insert((r.score, rec.class_id));
-                    e.1 = e.1.min(rec.class_id);
-                }
+                best.add(rec);
             }
             let started = last_write.is_some();
             let is_locked = locked_inode_of(&path).is_some_and(|key| locked.contains(&key));
@@ -262,17 +293,7 @@ impl RunSnapshot {
             };
             snapshot.shards.push(shard);
         }
-        snapshot.results = best
-            .into_iter()
-            .map(|(board, (score, class_id))| FoundBoard {
-                board,
-                score,
-                class_id,
-            })
-            .collect();
-        snapshot
-            .results
-            .sort_by(|a, b| b.score.cmp(&a.score).then_with(|| a.board.cmp(&b.board)));
+        snapshot.results = best.into_sorted();
         Ok(snapshot)
     }
 

@@ -48,24 +48,21 @@ pub fn status(run: &RunDir) -> Result<Vec<ShardStatus>, PipelineError> {
             },
             Err(_) => false,
         };
-        let mut slowest: Vec<(f64, u64)> = j
-            .classes
-            .values()
+        let mut finished: Vec<(f64, u64)> = j
+            .finished_of(&shard.ids)
             .map(|r| (r.seconds, r.class_id))
             .collect();
-        slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
-        slowest.truncate(5);
+        let seconds = finished
+            .iter()
+            .fold(0.0, |acc, &(seconds, _)| acc + seconds);
+        finished.sort_by(|a, b| b.0.total_cmp(&a.0));
         out.push(ShardStatus {
             index: k,
             total: shard.ids.len(),
-            done: shard
-                .ids
-                .iter()
-                .filter(|id| j.classes.contains_key(id))
-                .count(),
-            seconds: j.classes.values().fold(0.0, |acc, r| acc + r.seconds),
+            done: finished.len(),
+            seconds,
             running,
-            slowest,
+            slowest: finished.into_iter().take(5).collect(),
         });
     }
     Ok(out)

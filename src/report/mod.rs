@@ -19,7 +19,7 @@ pub use known::{
     Comparison, KnownList, PublishedCount, compare, known_lists, lists_for, published_counts_for,
 };
 
-use crate::board::{Board, Geometry};
+use crate::board::Geometry;
 use crate::pipeline::{MergeReport, PipelineError, RunDir, RunSnapshot, SnapshotOptions, verdict};
 use crate::solve::{FoundWord, Solver};
 use std::path::Path;
@@ -96,11 +96,7 @@ pub fn gather(run: &RunDir, options: SnapshotOptions) -> Result<ReportData, Pipe
         .results
         .iter()
         .take(BOARDS_DRAWN)
-        .map(|b| {
-            Board::parse(size, &b.board)
-                .map(|board| solver.words(&board))
-                .unwrap_or_default()
-        })
+        .map(|b| solver.words(&b.board))
         .collect();
     let run_name = run
         .root()

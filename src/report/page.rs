@@ -481,24 +481,23 @@ fn boards_section(d: &ReportData) -> Markup {
             div.boardrow {
                 div.found {
                     @for (i, b) in s.results.iter().take(BOARDS_DRAWN).enumerate() {
-                        @if let Ok(board) = Board::parse(size, &b.board) {
-                            div.result {
-                                (board_grid(&board, &b.board))
-                                div.score { span.points { (b.score) } " " (unit) }
-                                code.string { (b.board) }
-                                @if let Some(words) = d.words.get(i) {
-                                    details {
-                                        summary { (words.len()) " words" }
-                                        div.words {
-                                            // The words come sorted by points, then alphabetically.
-                                            @for group in words.chunk_by(|a, b| a.points == b.points) {
-                                                p { b { (group[0].points) ": " } (group.iter().map(|w| w.word.as_str()).collect::<Vec<_>>().join(" ")) }
-                                            }
+                        @let text = b.board.to_string();
+                        div.result {
+                            (board_grid(&b.board, &text))
+                            div.score { span.points { (b.score) } " " (unit) }
+                            code.string { (text) }
+                            @if let Some(words) = d.words.get(i) {
+                                details {
+                                    summary { (words.len()) " words" }
+                                    div.words {
+                                        // The words come sorted by points, then alphabetically.
+                                        @for group in words.chunk_by(|a, b| a.points == b.points) {
+                                            p { b { (group[0].points) ": " } (group.iter().map(|w| w.word.as_str()).collect::<Vec<_>>().join(" ")) }
                                         }
                                     }
                                 }
-                                div.classid { "class " (b.class_id) }
                             }
+                            div.classid { "class " (b.class_id) }
                         }
                     }
                     @if s.results.is_empty() { p.note { "None yet." } }
@@ -543,7 +542,7 @@ fn verdict_section(d: &ReportData) -> Markup {
     let mine: Vec<(String, u64)> = s
         .results
         .iter()
-        .map(|b| (b.board.clone(), b.score))
+        .map(|b| (b.board.to_string(), b.score))
         .collect();
     html! {
         section #verdict {
@@ -635,7 +634,8 @@ mod tests {
         scoring: &str,
         results: usize,
     ) -> ReportData {
-        let cells = size.parse::<crate::board::Size>().unwrap().cells();
+        let board_size = size.parse::<crate::board::Size>().unwrap();
+        let cells = board_size.cells();
         let class_seconds: Vec<f32> = (0..shards * done)
             .map(|i| ((i * 7919) % 100_000) as f32 / 1000.0)
             .collect();
@@ -666,15 +666,19 @@ mod tests {
             slowest: Vec::new(),
             results: (0..results)
                 .map(|i| FoundBoard {
-                    board: (0..cells)
-                        .map(|c| {
-                            if i == 0 && c == 0 {
-                                'q'
-                            } else {
-                                (b'a' + ((i + c) % 26) as u8) as char
-                            }
-                        })
-                        .collect(),
+                    board: Board::parse(
+                        board_size,
+                        &(0..cells)
+                            .map(|c| {
+                                if i == 0 && c == 0 {
+                                    'q'
+                                } else {
+                                    (b'a' + ((i + c) % 26) as u8) as char
+                                }
+                            })
+                            .collect::<String>(),
+                    )
+                    .unwrap(),
                     score: 1000 - i as u64,
                     class_id: i as u64,
                 })
