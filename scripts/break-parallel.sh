@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Breaks every unfinished shard of a run with GNU parallel, JOBS at once (default: all
-# cores), keeping a job log in RUN/parallel.joblog. Rerun it after a crash: finished shards
-# are skipped (--resume-failed reruns only what failed or never ran) and each shard resumes
-# from its journal. Add `--sshloginfile FILE` style options through PARALLEL_OPTS to spread
-# shards over machines that share RUN.
+# cores), appending to a job log in RUN/parallel.joblog. Rerun it after a crash: the shards
+# still unfinished by their journals (`bogglemax status RUN --pending`) are broken, each
+# resuming from its journal. Add `--sshloginfile FILE` style options through PARALLEL_OPTS
+# to spread shards over machines that share RUN (at the same path; BOGGLEMAX, made absolute
+# here, must be there too). A shard another worker holds is left to it. Exits 0 once every
+# shard is finished, 1 if some are not (held by other workers, or failed: see the job log).
 #
 #   scripts/break-parallel.sh RUN [JOBS]
 set -euo pipefail
@@ -12,19 +14,30 @@ CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
 if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 command -v parallel > /dev/null || { echo "break-parallel.sh: GNU parallel is not installed (apt-get install parallel)" >&2; exit 2; }
 RUN=$(from_caller "$1")
 JOBS=${2:-$(nproc)}
 if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
-BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
+# Absolute, for workers that start elsewhere (a remote shell starts in its home directory).
+BOGGLEMAX=${BOGGLEMAX:-$PWD/target/release/bogglemax}
 [[ "$JOBS" =~ ^[1-9][0-9]{0,5}$ ]] || { echo "break-parallel.sh: JOBS must be a whole number of at least 1, not '$JOBS'" >&2; exit 2; }
 command -v "$BOGGLEMAX" > /dev/null || { echo "break-parallel.sh: no bogglemax at '$BOGGLEMAX' (make build, or set BOGGLEMAX)" >&2; exit 2; }
-count=$("$BOGGLEMAX" status "$RUN" --count)
+pending=$("$BOGGLEMAX" status "$RUN" --pending)
+count=$(printf '%s' "$pending" | grep -c . || true)
+echo "break-parallel: $count shard(s) to break with $JOBS worker(s)" >&2
+[[ $count -eq 0 ]] && exit 0
 # --quote: parallel runs the command through a shell, which would split a RUN with spaces.
+# It goes on past a failed or killed worker, and exits with the number that failed.
 # shellcheck disable=SC2086
-seq 0 $((count - 1)) |
-    parallel --will-cite --quote -j "$JOBS" --joblog "$RUN/parallel.joblog" --resume-failed ${PARALLEL_OPTS:-} \
-        "$BOGGLEMAX" break "$RUN" --shard {} --threads 1
+printf '%s\n' "$pending" |
+    parallel --will-cite --quote -j "$JOBS" --joblog "+$RUN/parallel.joblog" ${PARALLEL_OPTS:-} \
+        "$BOGGLEMAX" break "$RUN" --shard {} --threads 1 --skip-locked || true
+pending=$("$BOGGLEMAX" status "$RUN" --pending)
+left=$(printf '%s' "$pending" | grep -c . || true)
+if [[ $left -gt 0 ]]; then
+    echo "break-parallel: $left shard(s) unfinished: held by another worker, or failed (see above and $RUN/parallel.joblog); rerun to resume them" >&2
+    exit 1
+fi

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Breaks every unfinished shard of a run with `xargs -P`: one `bogglemax break` process
 # per shard, JOBS at once (default: all cores). Safe to rerun after a crash or kill: each
-# shard resumes from its journal, finished shards are skipped.
+# shard resumes from its journal, finished shards are skipped. A shard another worker holds
+# (this script on another machine sharing RUN) is left to it; a worker that fails or is
+# killed (out of memory) does not stop the others. Exits 0 once every shard is finished,
+# 1 if some are not (held by other workers, or failed: the reason is above).
 #
 #   scripts/break-xargs.sh RUN [JOBS]
 set -euo pipefail
@@ -10,7 +13,7 @@ CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
 if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 RUN=$(from_caller "$1")
@@ -24,6 +27,21 @@ count=$(printf '%s' "$pending" | grep -c . || true)
 echo "break-xargs: $count shard(s) to break with $JOBS worker(s)" >&2
 [[ $count -eq 0 ]] && exit 0
 # One thread per process: the parallelism is across shards. Each writes a progress line
-# every 30 s to standard error (classes done, CPU seconds, the classes it is on).
+# every 30 s to standard error (classes done, CPU seconds, the classes it is on). xargs
+# starts no more commands once one is killed by a signal, so a worker's death becomes a
+# failure of its shard alone here (xargs then goes on, and exits 123 at the end).
+# shellcheck disable=SC2016
 printf '%s\n' "$pending" |
-    xargs -P "$JOBS" -I{} "$BOGGLEMAX" break "$RUN" --shard {} --threads 1
+    xargs -P "$JOBS" -I{} bash -c '"$1" break "$2" --shard "$3" --threads 1 --skip-locked
+        rc=$?
+        if (( rc > 128 )); then
+            echo "break-xargs: shard $3: the worker was killed by signal $((rc - 128))$( ((rc == 137)) && echo " (out of memory?)")" >&2
+            exit 1
+        fi
+        exit "$rc"' break-xargs "$BOGGLEMAX" "$RUN" {} || true
+pending=$("$BOGGLEMAX" status "$RUN" --pending)
+left=$(printf '%s' "$pending" | grep -c . || true)
+if [[ $left -gt 0 ]]; then
+    echo "break-xargs: $left shard(s) unfinished: held by another worker, or failed (see above); rerun to resume them" >&2
+    exit 1
+fi

@@ -19,7 +19,8 @@
 # 4x4 (and any size with ESTIMATE=1; ESTIMATE=0 never): a new run is first estimated
 # (`bogglemax estimate`, ESTIMATE_BUDGET seconds, default 180) and planned by the estimate's
 # costs; a run projected past MAX_HOURS (default 48) of wall time on JOBS cores is planned but
-# not started unless FORCE=1. ESTIMATE_ONLY=1 prints the estimate and stops (`make estimate-4x4`).
+# not started unless FORCE=1 (a run with no shard left to break is merged all the same).
+# ESTIMATE_ONLY=1 prints the estimate and stops (`make estimate-4x4`).
 set -euo pipefail
 # The whole script is one brace group, read before it runs: a proof runs for hours, and bash
 # reads a plain script as it goes, so editing this file under a running proof would make it
@@ -31,7 +32,7 @@ from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER
 cd "$(dirname "$0")/.."
 
 if [[ $# -ne 1 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 SIZE=$1
@@ -190,8 +191,10 @@ if [[ ${#costs[@]} -gt 0 ]]; then
     cp "$est_dir/estimate.txt" "$RUN/estimate.txt"
 fi
 # A run whose estimate projects more than MAX_HOURS of wall time on JOBS cores is planned
-# but not broken here (every time proof.sh is run on it), unless FORCE=1.
-if [[ -f "$RUN/estimate.txt" ]]; then
+# but not broken here (every time proof.sh is run on it), unless FORCE=1 or nothing is left
+# to break (a run finished elsewhere, e.g. on a Slurm cluster, is merged here).
+pending=$("$BOGGLEMAX" status "$RUN" --pending)
+if [[ -f "$RUN/estimate.txt" && -n "$pending" ]]; then
     # cpu_hours carries three significant digits at any size (cpu_seconds one decimal, which
     # reads 0.0 for a tiny run): the comparison with MAX_HOURS reads it.
     read -r cpu hi cpu_hours slurm_time slurm_mem < <(awk '

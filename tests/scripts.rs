@@ -114,6 +114,79 @@ fn scripts_take_relative_paths_from_the_callers_directory() {
     assert!(!repo().join("run-proof").exists());
 }
 
+/// Both break scripts go on past a worker killed by a signal (an out-of-memory kill) and past
+/// a shard another worker holds (a second machine sharing the run), breaking every other
+/// shard; they exit 1 naming what is left, and a rerun finishes it. The killed worker is a
+/// wrapper that kills itself on shard 0, so nothing races the work.
+#[test]
+fn break_scripts_go_on_past_a_killed_worker_and_a_held_shard() {
+    use common::hold_lock;
+    let dir = tempfile::tempdir().expect("tempdir");
+    small_wordlist(dir.path(), "aerstdn");
+    let killer = dir.path().join("killed-on-shard-0.sh");
+    std::fs::write(
+        &killer,
+        format!(
+            "#!/usr/bin/env bash\n[[ $1 == break && $4 == 0 ]] && kill -9 $$\nexec '{}' \"$@\"\n",
+            env!("CARGO_BIN_EXE_bogglemax")
+        ),
+    )
+    .expect("write wrapper");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&killer, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let has_parallel = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"GNU parallel"));
+    let mut scripts = vec!["break-xargs.sh"];
+    if has_parallel {
+        scripts.push("break-parallel.sh");
+    }
+    for name in scripts {
+        let run = format!("run-{name}");
+        plan_here(dir.path(), &run);
+        let pending = || {
+            stdout_ok(&[
+                "status",
+                dir.path().join(&run).to_str().unwrap(),
+                "--pending",
+            ])
+        };
+        let broken = |bin: &Path| {
+            Command::new(repo().join("scripts").join(name))
+                .args([run.as_str(), "1"])
+                .current_dir(dir.path())
+                .env("BOGGLEMAX", bin)
+                .output()
+                .expect("script runs")
+        };
+
+        let killed = broken(&killer);
+        let err = String::from_utf8_lossy(&killed.stderr);
+        assert_eq!(killed.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains("1 shard(s) unfinished"), "{name}: {err}");
+        assert_eq!(pending(), "0\n", "{name}: only the killed shard is left");
+
+        let held = hold_lock(&dir.path().join(&run).join("shards/00000.journal"));
+        let skipped = broken(Path::new(env!("CARGO_BIN_EXE_bogglemax")));
+        let out = String::from_utf8_lossy(&skipped.stdout);
+        assert_eq!(skipped.status.code(), Some(1), "{name}: {skipped:?}");
+        assert!(
+            out.contains("shard 0: skipped, another process holds it"),
+            "{name}: {out}"
+        );
+        assert_eq!(
+            pending(),
+            "0\n",
+            "{name}: the held shard is left to its holder"
+        );
+        drop(held);
+
+        script(dir.path(), name, &[run.as_str(), "1"], &[]);
+        assert_eq!(pending(), "", "{name}: a rerun finishes the run");
+    }
+}
+
 /// `proof.sh` estimates a new 4x4-style run first (ESTIMATE=1 here, on a small 2x3 proof)
 /// and plans it by the estimate's costs; one projected past MAX_HOURS is planned but not
 /// broken (exit 3, the Slurm way shown), again on a rerun, until FORCE=1; ESTIMATE_ONLY=1
@@ -174,6 +247,10 @@ fn proof_script_estimates_first_and_refuses_long_local_runs() {
     let forced = run(&[("MAX_HOURS", "0"), ("RUN", "long"), ("FORCE", "1")]);
     assert!(forced.status.success(), "{forced:?}");
     assert!(String::from_utf8_lossy(&forced.stdout).contains("proof: complete"));
+    // Finished (here, or on a cluster): nothing is left to break, so it merges without FORCE.
+    let finished = run(&[("MAX_HOURS", "0"), ("RUN", "long")]);
+    assert!(finished.status.success(), "{finished:?}");
+    assert!(String::from_utf8_lossy(&finished.stdout).contains("proof: complete"));
 
     let out = script(
         dir.path(),

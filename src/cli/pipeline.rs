@@ -4,7 +4,7 @@
 use super::common::{DictArgs, Output, parse_size};
 use anyhow::{Context, bail};
 use bogglemax::board::Size;
-use bogglemax::pipeline::{self, BreakOptions, PlanSettings, RunDir};
+use bogglemax::pipeline::{self, BreakOptions, PipelineError, PlanSettings, RunDir};
 use clap::Args;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -166,6 +166,13 @@ pub struct BreakArgs {
     /// lock is still being released). Default: refuse at once.
     #[arg(long, value_name = "SECONDS", default_value_t = 0)]
     pub wait_lock: u64,
+    /// If another process holds a shard's lock (after --wait-lock), skip that shard: say so
+    /// and go on, exiting 0, instead of refusing. For workers on several machines that share
+    /// the run directory, where a held shard is another worker's (`break --all
+    /// --skip-locked` on each machine splits the shards between them); `bogglemax status
+    /// RUN --pending` lists what is left.
+    #[arg(long)]
+    pub skip_locked: bool,
 }
 
 /// Runs `bogglemax break`.
@@ -183,8 +190,14 @@ pub fn run_break(args: &BreakArgs, out: &mut Output) -> anyhow::Result<()> {
         None => (0..run.manifest().shards).collect(),
     };
     for k in shards {
-        let r = pipeline::break_shard(&run, k, &options)
-            .with_context(|| format!("breaking shard {k}"))?;
+        let r = match pipeline::break_shard(&run, k, &options) {
+            Err(PipelineError::Locked(_)) if args.skip_locked => {
+                writeln!(out, "shard {k}: skipped, another process holds it")?;
+                out.flush()?;
+                continue;
+            }
+            broken => broken.with_context(|| format!("breaking shard {k}"))?,
+        };
         writeln!(
             out,
             "shard {k}: complete, {} classes ({} done before, {} now){}",

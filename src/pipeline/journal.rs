@@ -325,7 +325,10 @@ fn parse(
 ) -> Result<JournalContents, PipelineError> {
     let corrupt = |why: String| PipelineError::Corrupt {
         path: path.to_path_buf(),
-        why,
+        why: format!(
+            "{why} (to go on without it: move the journal aside and break the shard again; \
+             its classes are broken anew)"
+        ),
     };
     let mut out = JournalContents::default();
     if bytes.is_empty() {
