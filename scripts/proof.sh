@@ -13,9 +13,9 @@
 # a new 4x4 run adds 'edge:aeijou bcdfghklmnpqrstvwxyz' (consonant edges merged: about 0.73
 # of the CPU time, up to 3.7 GiB a class) when there are MERGED_EDGES_GIB (default 6) GiB of
 # memory a job, and says which it chose.
-# Rerunning after an interruption resumes where the run stopped, with the partition the run
-# was planned with unless PARTITION is given; a run directory planned with other settings
-# is refused.
+# Rerunning after an interruption resumes where the run stopped, with the partition and
+# shard count the run was planned with unless PARTITION or SHARDS is given; a run directory
+# planned with other settings is refused.
 # 4x4 (and any size with ESTIMATE=1; ESTIMATE=0 never): a new run is first estimated
 # (`bogglemax estimate`, ESTIMATE_BUDGET seconds, default 180) and planned by the estimate's
 # costs; a run projected past MAX_HOURS (default 48) of wall time on JOBS cores is planned but
@@ -56,12 +56,12 @@ case "$SIZE" in
     # above the bound of every ENABLE2K class of this partition, at most 1,865: each letter
     # of the top cell goes to OrderlyBound unmerged) took 0.74 of the time of 2 x S; on 3x4,
     # 8/3 x S (4000 at 1500) took 0.81 of it on 24 classes drawn by cost.
-    3x3) : "${SCORE:=500}" "${SHARDS:=16}" "${SWITCHOVER:=$((SCORE * 8))}" ;;
-    3x4) : "${SCORE:=1500}" "${SHARDS:=64}" "${SWITCHOVER:=$((SCORE * 8 / 3))}" ;;
-    4x4) : "${SCORE:=3500}" "${SHARDS:=1024}" ;;
+    3x3) : "${SCORE:=500}" "${SWITCHOVER:=$((SCORE * 8))}"; default_shards=16 ;;
+    3x4) : "${SCORE:=1500}" "${SWITCHOVER:=$((SCORE * 8 / 3))}"; default_shards=64 ;;
+    4x4) : "${SCORE:=3500}"; default_shards=1024 ;;
     *) [[ -n "${SCORE:-}" ]] ||
            { echo "proof.sh: set SCORE for size $SIZE (SCORE=N scripts/proof.sh $SIZE)" >&2; exit 2; }
-       : "${SHARDS:=64}" ;;
+       default_shards=64 ;;
 esac
 JOBS=${JOBS:-$(nproc)}
 # RUN and WORDLIST given by the caller are relative to the caller; the default RUN
@@ -78,11 +78,15 @@ TOP=${TOP:-50}
 # A bare name is looked up on PATH, as the other scripts do.
 command -v "$BOGGLEMAX" > /dev/null || { echo "proof.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }
 
-# Without PARTITION, a run being resumed keeps the partition it was planned with.
-if [[ -z "${PARTITION:-}" && -e "$RUN/manifest.bmx" ]]; then
-    PARTITION=$("$BOGGLEMAX" status "$RUN" | sed -n 's/^partition: //p')
-    [[ -n "$PARTITION" ]] || { echo "proof.sh: cannot read the partition of $RUN" >&2; exit 2; }
+# Without PARTITION or SHARDS, a run being resumed keeps those it was planned with (a run
+# planned elsewhere, e.g. for a cluster, may have another shard count).
+if [[ -e "$RUN/manifest.bmx" && ( -z "${PARTITION:-}" || -z "${SHARDS:-}" ) ]]; then
+    planned=$("$BOGGLEMAX" status "$RUN")
+    : "${PARTITION:=$(sed -n 's/^partition: //p' <<< "$planned")}"
+    : "${SHARDS:=$(sed -n 's/^shards: //p' <<< "$planned")}"
+    [[ -n "$PARTITION" && -n "$SHARDS" ]] || { echo "proof.sh: cannot read the partition and shards of $RUN" >&2; exit 2; }
 fi
+: "${SHARDS:=$default_shards}"
 # The default partition: three buckets (vowels, two consonant sets), corners whole.
 # Corners take any letter (one bucket): a class then holds 16 classes of the corner split
 # 'aeiosuy bcdfghjklmnpqrtvwxz', and one tree, branched on the corners last, costs 0.46-0.64

@@ -15,8 +15,9 @@
 #   scripts/publish.sh --table     only rebuilds the tables of results/README.md and README.md
 #
 # RESULTS= another folder for the files and their README (then README.md is left alone);
-# RUNS= another folder for the run directories (default shards/). PARTITION and SHARDS pass
-# through to proof.sh.
+# RUNS= another folder for the run directories (default shards/), or RUN= the run directory
+# itself (e.g. one broken on a cluster: a finished run is merged and published as it is).
+# PARTITION and SHARDS pass through to proof.sh.
 set -euo pipefail
 # One brace group, read whole before it runs: the proof below runs for hours, and an edit of
 # this file meanwhile must not change what the rest of this run does.
@@ -82,7 +83,7 @@ if [[ "${1:-}" == --table ]]; then
     exit 0
 fi
 if [[ $# -lt 2 || $# -gt 3 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 SIZE=$1 LIST=$2
@@ -108,13 +109,14 @@ else
     [[ -f "$WORDLIST" ]] || { echo "publish.sh: no word list $WORDLIST" >&2; exit 2; }
     export WORDLIST
 fi
-RUN=$RUNS/publish-$SIZE-$LIST-$scoring_name-$SCORE
+if [[ -n "${RUN:-}" ]]; then RUN=$(from_caller "$RUN"); else RUN=$RUNS/publish-$SIZE-$LIST-$scoring_name-$SCORE; fi
 OUT=$RESULTS/$SIZE-$LIST-$scoring_name-$SCORE.txt
 # The command that reproduces the file, run from the repository (paths in it are absolute
 # where the caller gave them).
 command="scripts/publish.sh $SIZE $LIST $SCORE"
 [[ "$SCORING" == standard ]] || command="SCORING=$(printf %q "$SCORING") $command"
 [[ -z "${PARTITION:-}" ]] || command="PARTITION=$(printf %q "$PARTITION") $command"
+[[ -z "${SHARDS:-}" ]] || command="SHARDS=$(printf %q "$SHARDS") $command"
 [[ -z "${WORDLISTS:-}" ]] || command="WORDLISTS=$(printf %q "$WORDLISTS") $command"
 version=$("$BOGGLEMAX" --version | cut -d' ' -f2)
 

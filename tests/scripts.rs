@@ -263,14 +263,15 @@ fn proof_script_estimates_first_and_refuses_long_local_runs() {
     assert!(saved.contains("tasks: 3"), "{saved}");
 }
 
-/// `proof.sh` without PARTITION resumes a run with the partition it was planned with (a new
-/// 4x4 run's partition depends on the machine's memory, so a rerun must not); a rerun that
-/// names another partition is refused and leaves the run as it was.
+/// `proof.sh` without PARTITION or SHARDS resumes a run with the partition and shard count it
+/// was planned with (a new 4x4 run's partition depends on the machine's memory, and a run may
+/// have been planned for a cluster); a rerun that names another partition is refused and
+/// leaves the run as it was.
 #[test]
 fn proof_script_resumes_a_run_with_its_own_partition() {
     let dir = tempfile::tempdir().expect("tempdir");
     small_wordlist(dir.path(), "aerstdn");
-    let run = |partition: Option<&str>| {
+    let run = |partition: Option<&str>, shards: Option<&str>| {
         let mut command = Command::new(repo().join("scripts/proof.sh"));
         command
             .arg("2x3")
@@ -280,23 +281,27 @@ fn proof_script_resumes_a_run_with_its_own_partition() {
                 ("RUN", "run"),
                 ("WORDLIST", "words.txt"),
                 ("SCORE", "20"),
-                ("SHARDS", "2"),
                 ("JOBS", "1"),
             ])
-            .env_remove("PARTITION");
+            .env_remove("PARTITION")
+            .env_remove("SHARDS");
         if let Some(p) = partition {
             command.env("PARTITION", p);
+        }
+        if let Some(n) = shards {
+            command.env("SHARDS", n);
         }
         command.output().expect("proof.sh runs")
     };
     let results = dir.path().join("run/results.csv");
 
-    let first = run(Some("aeiou bcdfghjklmnpqrstvwxyz"));
+    // Two shards, not the 64 a new 2x3 run gets: a rerun keeps them too.
+    let first = run(Some("aeiou bcdfghjklmnpqrstvwxyz"), Some("2"));
     assert!(first.status.success(), "{first:?}");
     let planned = std::fs::read_to_string(&results).expect("results.csv");
     assert!(planned.lines().count() > 1, "{planned}");
 
-    let again = run(None);
+    let again = run(None, None);
     assert!(again.status.success(), "{again:?}");
     let text = String::from_utf8_lossy(&again.stdout);
     assert!(
@@ -305,9 +310,10 @@ fn proof_script_resumes_a_run_with_its_own_partition() {
     );
     assert_eq!(std::fs::read_to_string(&results).expect("results"), planned);
 
-    let other = run(Some(
-        "aeiou bcdfghjklmnpqrstvwxyz, corner:abcdefghijklmnopqrstuvwxyz",
-    ));
+    let other = run(
+        Some("aeiou bcdfghjklmnpqrstvwxyz, corner:abcdefghijklmnopqrstuvwxyz"),
+        None,
+    );
     assert!(!other.status.success(), "{other:?}");
     let err = String::from_utf8_lossy(&other.stderr);
     assert!(err.contains("planned with other settings"), "{err}");
