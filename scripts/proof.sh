@@ -7,7 +7,8 @@
 # Environment (all optional): SCORE, SHARDS, JOBS (parallel workers, default: cores),
 # WORDLIST (default: built-in ENABLE2K), SCORING (default standard), PARTITION, SWITCHOVER
 # (default 8 x SCORE for 3x3, 8/3 x SCORE for 3x4, else 9/4 x SCORE), RUN (run directory, default
-# shards/proof-SIZE-SCORE), BOGGLEMAX (binary, default target/release/bogglemax), TOP (rows
+# shards/proof-SIZE-SCORE, then -LIST for a WORDLIST and -NAME for a SCORING other than
+# standard), BOGGLEMAX (binary, default target/release/bogglemax), TOP (rows
 # of the table to print, default 50).
 # PARTITION defaults to 'aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz';
 # a new 4x4 run adds 'edge:aeijou bcdfghklmnpqrstvwxyz' (consonant edges merged: about 0.73
@@ -32,7 +33,7 @@ from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER
 cd "$(dirname "$0")/.."
 
 if [[ $# -ne 1 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 SIZE=$1
@@ -68,8 +69,12 @@ JOBS=${JOBS:-$(nproc)}
 # is under the repository.
 # A SCORING that names a table file is a path too.
 if [[ -n "${SCORING:-}" && -f "$(from_caller "$SCORING")" ]]; then SCORING=$(from_caller "$SCORING"); fi
+# The default RUN names a word list and a scoring other than the defaults, so that a proof
+# of another one does not find the default's run and refuse it.
+tag() { printf -- '-%s' "$(basename "${1%.*}" | tr -c 'A-Za-z0-9._+\n-' _)"; }
 scoring_tag=""
-[[ "${SCORING:-standard}" == standard ]] || scoring_tag=-$(basename "${SCORING%.*}" | tr -c 'A-Za-z0-9._+\n-' _)
+[[ "${SCORING:-standard}" == standard ]] || scoring_tag=$(tag "$SCORING")
+[[ -z "${WORDLIST:-}" ]] || scoring_tag=$(tag "$WORDLIST")$scoring_tag
 if [[ -n "${RUN:-}" ]]; then RUN=$(from_caller "$RUN"); else RUN=shards/proof-$SIZE-$SCORE$scoring_tag; fi
 if [[ -n "${WORDLIST:-}" ]]; then WORDLIST=$(from_caller "$WORDLIST"); fi
 if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
