@@ -70,27 +70,7 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         costs: None,
     };
     if args.reuse && RunDir::manifest_path(&args.out).exists() {
-        let run = RunDir::open(&args.out)?;
-        let m = run.manifest();
-        let want = pipeline::planned_manifest(&dict, &settings, m.classes);
-        // The same run: every setting equal (the tool version may differ, as for resuming).
-        if m.run_id() != want.run_id() {
-            // One line: each setting asked for that differs, beside the run's.
-            let (have, asked) = (m.describe(), want.describe());
-            let diffs: Vec<String> = asked
-                .lines()
-                .zip(have.lines())
-                .filter(|(a, h)| a != h)
-                .map(|(a, h)| format!("asked {a}, the run has {h}"))
-                .collect();
-            bail!(
-                "{}: planned with other settings ({}); remove it or choose another --out",
-                args.out.display(),
-                diffs.join("; ")
-            );
-        }
-        writeln!(out, "reusing {} (same settings)", args.out.display())?;
-        return Ok(());
+        return reuse_run(&args.out, &dict, &settings, out);
     }
     let settings = PlanSettings {
         costs: match &args.costs {
@@ -102,7 +82,13 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         },
         ..settings
     };
-    let run = pipeline::plan(&args.out, &dict, &settings)?;
+    let run = match pipeline::plan(&args.out, &dict, &settings) {
+        // Another `plan --reuse` of the same run (a second machine) made it meanwhile.
+        Err(PipelineError::Exists(_)) if args.reuse => {
+            return reuse_run(&args.out, &dict, &settings, out);
+        }
+        planned => planned?,
+    };
     let m = run.manifest();
     writeln!(
         out,
@@ -122,6 +108,36 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
             m.classes
         );
     }
+    Ok(())
+}
+
+/// `plan --reuse` of an existing run: refused unless it was planned with `settings`.
+fn reuse_run(
+    path: &std::path::Path,
+    dict: &bogglemax::dict::Dictionary,
+    settings: &PlanSettings,
+    out: &mut Output,
+) -> anyhow::Result<()> {
+    let run = RunDir::open(path)?;
+    let m = run.manifest();
+    let want = pipeline::planned_manifest(dict, settings, m.classes);
+    // The same run: every setting equal (the tool version may differ, as for resuming).
+    if m.run_id() != want.run_id() {
+        // One line: each setting asked for that differs, beside the run's.
+        let (have, asked) = (m.describe(), want.describe());
+        let diffs: Vec<String> = asked
+            .lines()
+            .zip(have.lines())
+            .filter(|(a, h)| a != h)
+            .map(|(a, h)| format!("asked {a}, the run has {h}"))
+            .collect();
+        bail!(
+            "{}: planned with other settings ({}); remove it or choose another --out",
+            path.display(),
+            diffs.join("; ")
+        );
+    }
+    writeln!(out, "reusing {} (same settings)", path.display())?;
     Ok(())
 }
 

@@ -82,6 +82,10 @@ pub fn plan(
     if let Err(e) = made {
         // A full disk, say: the half-made folder goes, nothing exists under the name.
         let _ = std::fs::remove_dir_all(&tmp);
+        // Or another plan of the same name renamed its folder into place first.
+        if RunDir::manifest_path(out).exists() {
+            return Err(PipelineError::Exists(out.to_path_buf()));
+        }
         return Err(e);
     }
     RunDir::open(out)
