@@ -84,7 +84,9 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
     };
     let run = match pipeline::plan(&args.out, &dict, &settings) {
         // Another `plan --reuse` of the same run (a second machine) made it meanwhile.
-        Err(PipelineError::Exists(_)) if args.reuse => {
+        Err(PipelineError::Exists(_))
+            if args.reuse && RunDir::manifest_path(&args.out).exists() =>
+        {
             return reuse_run(&args.out, &dict, &settings, out);
         }
         planned => planned?,
