@@ -25,18 +25,25 @@ if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-$PWD/target/release/bogglemax}
 [[ "$JOBS" =~ ^[1-9][0-9]{0,5}$ ]] || { echo "break-parallel.sh: JOBS must be a whole number of at least 1, not '$JOBS'" >&2; exit 2; }
 command -v "$BOGGLEMAX" > /dev/null || { echo "break-parallel.sh: no bogglemax at '$BOGGLEMAX' (make build, or set BOGGLEMAX)" >&2; exit 2; }
+# The unfinished shards, one number a line (exits here, with status's error, if a run file
+# cannot be read).
 pending=$("$BOGGLEMAX" status "$RUN" --pending)
-count=$(printf '%s' "$pending" | grep -c . || true)
+lines() { printf '%s' "$1" | grep -c . || true; }
+count=$(lines "$pending")
 echo "break-parallel: $count shard(s) to break with $JOBS worker(s)" >&2
 [[ $count -eq 0 ]] && exit 0
 # --quote: parallel runs the command through a shell, which would split a RUN with spaces.
-# It goes on past a failed or killed worker, and exits with the number that failed.
+# It goes on past a failed or killed worker, and exits with the number that failed. A new
+# job log gets parallel's header line; a rerun appends to it (`+`, no header; its Seq
+# numbers start again at 1).
+joblog=$RUN/parallel.joblog
+[[ -e "$joblog" ]] && joblog=+$joblog
 # shellcheck disable=SC2086
 printf '%s\n' "$pending" |
-    parallel --will-cite --quote -j "$JOBS" --joblog "+$RUN/parallel.joblog" ${PARALLEL_OPTS:-} \
+    parallel --will-cite --quote -j "$JOBS" --joblog "$joblog" ${PARALLEL_OPTS:-} \
         "$BOGGLEMAX" break "$RUN" --shard {} --threads 1 --skip-locked || true
 pending=$("$BOGGLEMAX" status "$RUN" --pending)
-left=$(printf '%s' "$pending" | grep -c . || true)
+left=$(lines "$pending")
 if [[ $left -gt 0 ]]; then
     echo "break-parallel: $left shard(s) unfinished: held by another worker, or failed (see above and $RUN/parallel.joblog); rerun to resume them" >&2
     exit 1

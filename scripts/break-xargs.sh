@@ -22,8 +22,11 @@ if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 [[ "$JOBS" =~ ^[1-9][0-9]{0,5}$ ]] || { echo "break-xargs.sh: JOBS must be a whole number of at least 1, not '$JOBS'" >&2; exit 2; }
 command -v "$BOGGLEMAX" > /dev/null || { echo "break-xargs.sh: no bogglemax at '$BOGGLEMAX' (make build, or set BOGGLEMAX)" >&2; exit 2; }
+# The unfinished shards, one number a line (exits here, with status's error, if a run file
+# cannot be read).
 pending=$("$BOGGLEMAX" status "$RUN" --pending)
-count=$(printf '%s' "$pending" | grep -c . || true)
+lines() { printf '%s' "$1" | grep -c . || true; }
+count=$(lines "$pending")
 echo "break-xargs: $count shard(s) to break with $JOBS worker(s)" >&2
 [[ $count -eq 0 ]] && exit 0
 # One thread per process: the parallelism is across shards. Each writes a progress line
@@ -40,7 +43,7 @@ printf '%s\n' "$pending" |
         fi
         exit "$rc"' break-xargs "$BOGGLEMAX" "$RUN" {} || true
 pending=$("$BOGGLEMAX" status "$RUN" --pending)
-left=$(printf '%s' "$pending" | grep -c . || true)
+left=$(lines "$pending")
 if [[ $left -gt 0 ]]; then
     echo "break-xargs: $left shard(s) unfinished: held by another worker, or failed (see above); rerun to resume them" >&2
     exit 1

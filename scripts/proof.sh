@@ -14,9 +14,9 @@
 # a new 4x4 run adds 'edge:aeijou bcdfghklmnpqrstvwxyz' (consonant edges merged: about 0.73
 # of the CPU time, up to 3.7 GiB a class) when there are MERGED_EDGES_GIB (default 6) GiB of
 # memory a job, and says which it chose.
-# Rerunning after an interruption resumes where the run stopped, with the partition and
-# shard count the run was planned with unless PARTITION or SHARDS is given; a run directory
-# planned with other settings is refused.
+# Rerunning after an interruption resumes where the run stopped, with the partition, shard
+# count and switchover the run was planned with unless PARTITION, SHARDS or SWITCHOVER is
+# given; a run directory planned with other settings is refused.
 # 4x4 (and any size with ESTIMATE=1; ESTIMATE=0 never): a new run is first estimated
 # (`bogglemax estimate`, ESTIMATE_BUDGET seconds, default 180) and planned by the estimate's
 # costs; a run projected past MAX_HOURS (default 48) of wall time on JOBS cores is planned but
@@ -57,12 +57,13 @@ case "$SIZE" in
     # above the bound of every ENABLE2K class of this partition, at most 1,865: each letter
     # of the top cell goes to OrderlyBound unmerged) took 0.74 of the time of 2 x S; on 3x4,
     # 8/3 x S (4000 at 1500) took 0.81 of it on 24 classes drawn by cost.
-    3x3) : "${SCORE:=500}" "${SWITCHOVER:=$((SCORE * 8))}"; default_shards=16 ;;
-    3x4) : "${SCORE:=1500}" "${SWITCHOVER:=$((SCORE * 8 / 3))}"; default_shards=64 ;;
-    4x4) : "${SCORE:=3500}"; default_shards=1024 ;;
+    # (An empty default_switchover leaves it to plan: 9/4 x S.)
+    3x3) : "${SCORE:=500}"; default_switchover=$((SCORE * 8)); default_shards=16 ;;
+    3x4) : "${SCORE:=1500}"; default_switchover=$((SCORE * 8 / 3)); default_shards=64 ;;
+    4x4) : "${SCORE:=3500}"; default_switchover=; default_shards=1024 ;;
     *) [[ -n "${SCORE:-}" ]] ||
            { echo "proof.sh: set SCORE for size $SIZE (SCORE=N scripts/proof.sh $SIZE)" >&2; exit 2; }
-       default_shards=64 ;;
+       default_switchover=; default_shards=64 ;;
 esac
 JOBS=${JOBS:-$(nproc)}
 # RUN and WORDLIST given by the caller are relative to the caller; the default RUN
@@ -71,7 +72,7 @@ JOBS=${JOBS:-$(nproc)}
 if [[ -n "${SCORING:-}" && -f "$(from_caller "$SCORING")" ]]; then SCORING=$(from_caller "$SCORING"); fi
 # The default RUN names a word list and a scoring other than the defaults, so that a proof
 # of another one does not find the default's run and refuse it.
-tag() { printf -- '-%s' "$(basename "${1%.*}" | tr -c 'A-Za-z0-9._+\n-' _)"; }
+tag() { local b; b=$(basename -- "$1"); printf -- '-%s' "$(tr -c 'A-Za-z0-9._+\n-' _ <<< "${b%.*}")"; }
 scoring_tag=""
 [[ "${SCORING:-standard}" == standard ]] || scoring_tag=$(tag "$SCORING")
 [[ -z "${WORDLIST:-}" ]] || scoring_tag=$(tag "$WORDLIST")$scoring_tag
@@ -83,15 +84,17 @@ TOP=${TOP:-50}
 # A bare name is looked up on PATH, as the other scripts do.
 command -v "$BOGGLEMAX" > /dev/null || { echo "proof.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }
 
-# Without PARTITION or SHARDS, a run being resumed keeps those it was planned with (a run
-# planned elsewhere, e.g. for a cluster, may have another shard count).
-if [[ -e "$RUN/manifest.bmx" && ( -z "${PARTITION:-}" || -z "${SHARDS:-}" ) ]]; then
+# Without PARTITION, SHARDS or SWITCHOVER, a run being resumed keeps those it was planned
+# with (a run planned elsewhere, e.g. for a cluster, may have other ones).
+if [[ -e "$RUN/manifest.bmx" && ( -z "${PARTITION:-}" || -z "${SHARDS:-}" || -z "${SWITCHOVER:-}" ) ]]; then
     planned=$("$BOGGLEMAX" status "$RUN")
     : "${PARTITION:=$(sed -n 's/^partition: //p' <<< "$planned")}"
     : "${SHARDS:=$(sed -n 's/^shards: //p' <<< "$planned")}"
-    [[ -n "$PARTITION" && -n "$SHARDS" ]] || { echo "proof.sh: cannot read the partition and shards of $RUN" >&2; exit 2; }
+    : "${SWITCHOVER:=$(sed -n 's/^switchover: //p' <<< "$planned")}"
+    [[ -n "$PARTITION" && -n "$SHARDS" && -n "$SWITCHOVER" ]] ||
+        { echo "proof.sh: cannot read the partition, shards and switchover of $RUN" >&2; exit 2; }
 fi
-: "${SHARDS:=$default_shards}"
+: "${SHARDS:=$default_shards}" "${SWITCHOVER:=$default_switchover}"
 # The default partition: three buckets (vowels, two consonant sets), corners whole.
 # Corners take any letter (one bucket): a class then holds 16 classes of the corner split
 # 'aeiosuy bcdfghjklmnpqrtvwxz', and one tree, branched on the corners last, costs 0.46-0.64

@@ -532,6 +532,17 @@ fn a_journal_copied_to_another_shard_counts_for_none_of_its_classes() {
         status.contains(&format!("classes done: {n0} of {}", n0 + n1)),
         "{status}"
     );
+    let slow: Vec<&str> = status
+        .lines()
+        .filter_map(|l| l.strip_prefix("slow class: ")?.split(' ').next())
+        .collect();
+    let mut distinct = slow.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(
+        !slow.is_empty() && distinct.len() == slow.len(),
+        "each slow class once: {status}"
+    );
 
     let out = run(&["merge", s(&runp), "--quiet"]);
     assert_eq!(out.status.code(), Some(1), "an incomplete proof");

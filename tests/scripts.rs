@@ -30,6 +30,20 @@ fn script(cwd: &Path, script: &str, args: &[&str], env: &[(&str, &str)]) -> Stri
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
+/// Whether GNU parallel is installed, for the tests of break-parallel.sh. CI installs it and
+/// says it must run (BOGGLEMAX_REQUIRE_PARALLEL), so that the script cannot go untested there.
+fn has_parallel() -> bool {
+    let installed = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"GNU parallel"));
+    assert!(
+        installed || std::env::var_os("BOGGLEMAX_REQUIRE_PARALLEL").is_none(),
+        "BOGGLEMAX_REQUIRE_PARALLEL is set, and GNU parallel is not installed"
+    );
+    installed
+}
+
 fn plan_here(dir: &Path, name: &str) {
     let list = dir.join("words.txt");
     let out = Command::new(env!("CARGO_BIN_EXE_bogglemax"))
@@ -63,17 +77,7 @@ fn scripts_take_relative_paths_from_the_callers_directory() {
         ""
     );
 
-    // break-parallel.sh, where GNU parallel is installed; CI installs it and says it must run
-    // (BOGGLEMAX_REQUIRE_PARALLEL), so that the script cannot go untested there.
-    let has_parallel = Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"GNU parallel"));
-    assert!(
-        has_parallel || std::env::var_os("BOGGLEMAX_REQUIRE_PARALLEL").is_none(),
-        "BOGGLEMAX_REQUIRE_PARALLEL is set, and GNU parallel is not installed"
-    );
-    if has_parallel {
+    if has_parallel() {
         plan_here(dir.path(), "run-parallel");
         script(dir.path(), "break-parallel.sh", &["run-parallel", "2"], &[]);
         let run = dir.path().join("run-parallel");
@@ -134,12 +138,8 @@ fn break_scripts_go_on_past_a_killed_worker_and_a_held_shard() {
     .expect("write wrapper");
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&killer, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let has_parallel = Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"GNU parallel"));
     let mut scripts = vec!["break-xargs.sh"];
-    if has_parallel {
+    if has_parallel() {
         scripts.push("break-parallel.sh");
     }
     for name in scripts {
@@ -318,6 +318,39 @@ fn proof_script_resumes_a_run_with_its_own_partition() {
     let err = String::from_utf8_lossy(&other.stderr);
     assert!(err.contains("planned with other settings"), "{err}");
     assert_eq!(std::fs::read_to_string(&results).expect("results"), planned);
+
+    // A 3x3 run planned by hand with plan's switchover (9/4 x S), not proof.sh's 8 x S for
+    // 3x3: proof.sh keeps the run's. (S = 350 on these words: a few hundred boards, a second.)
+    stdout_ok(&[
+        "plan",
+        "--size",
+        "3x3",
+        "--partition",
+        "aeiou bcdfghjklmnpqrstvwxyz",
+        "--score",
+        "350",
+        "--shards",
+        "2",
+        "--wordlist",
+        dir.path().join("words.txt").to_str().expect("utf-8"),
+        "--out",
+        dir.path().join("by-hand").to_str().expect("utf-8"),
+    ]);
+    let out = script(
+        dir.path(),
+        "proof.sh",
+        &["3x3"],
+        &[
+            ("RUN", "by-hand"),
+            ("WORDLIST", "words.txt"),
+            ("SCORE", "350"),
+            ("JOBS", "1"),
+        ],
+    );
+    assert!(
+        out.contains("(same settings)") && out.contains("proof: complete"),
+        "{out}"
+    );
 }
 
 /// `publish.sh` proves a size for a word list and writes its boards in the format of

@@ -39,9 +39,10 @@ const FINISHED_LINE: &str = "classes finished: ";
 /// `RUN/summary.txt`, and decides whether the run is a complete proof. Shows progress by
 /// shard unless `quiet`.
 ///
-/// Refuses, writing nothing, when the journals hold fewer finished classes than the last
-/// merge's `summary.txt` counted: a journal lost records or was replaced, and the results
-/// of the last merge must not be overwritten by fewer.
+/// Refuses, writing nothing, when the journals hold fewer finished classes of their shards
+/// than the last merge's `summary.txt` counted: a journal lost records or was replaced, or a
+/// shard file cannot be read, and the results of the last merge must not be overwritten by
+/// fewer.
 pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
     let (report, csv) = merge_contents(run, quiet)?;
     let path = run.root().join("summary.txt");
@@ -57,9 +58,10 @@ pub fn merge(run: &RunDir, quiet: bool) -> Result<MergeReport, PipelineError> {
         return Err(PipelineError::Mismatch {
             path,
             why: format!(
-                "the last merge counted {last} finished classes and the journals now hold {}: \
-                 a journal lost records or was replaced (see `bogglemax status`); nothing was \
-                 written (move summary.txt away to merge what is left)",
+                "the last merge counted {last} finished classes and the journals now hold {} of \
+                 their shards' classes: a journal lost records or was replaced, or a shard file \
+                 cannot be read (see `bogglemax status`); nothing was written (move summary.txt \
+                 away to merge what is left)",
                 report.finished
             ),
         });

@@ -143,11 +143,12 @@ impl BestBoards {
         }
     }
 
-    /// The boards, best first: by score descending, then by the board's text.
+    /// The boards, best first: by score descending, then by the board's text (the map's
+    /// order, which the stable sort keeps).
     pub(crate) fn into_sorted(self) -> Vec<FoundBoard> {
-        let mut boards: Vec<(String, FoundBoard)> = self.boards.into_iter().collect();
-        boards.sort_by(|a, b| b.1.score.cmp(&a.1.score).then_with(|| a.0.cmp(&b.0)));
-        boards.into_iter().map(|(_, found)| found).collect()
+        let mut boards: Vec<FoundBoard> = self.boards.into_values().collect();
+        boards.sort_by_key(|found| std::cmp::Reverse(found.score));
+        boards
     }
 }
 
