@@ -18,6 +18,23 @@ fn s(p: &Path) -> &str {
 
 const PARTITION_2: &str = "aeiou bcdfghjklmnpqrstvwxyz";
 
+/// Plans a 2x2 run at S = 5 over `PARTITION_2` in `shards` shards (it breaks at once).
+fn plan_2x2(shards: &str, out: &Path) -> std::process::Output {
+    run(&[
+        "plan",
+        "--size",
+        "2x2",
+        "--partition",
+        PARTITION_2,
+        "--score",
+        "5",
+        "--shards",
+        shards,
+        "--out",
+        s(out),
+    ])
+}
+
 #[test]
 fn small_proof_equals_brute_force() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -439,19 +456,7 @@ fn more_shards_than_classes() {
     let mut results = Vec::new();
     for shards in ["40", "1"] {
         let out = dir.path().join(format!("run{shards}"));
-        let planned = run(&[
-            "plan",
-            "--size",
-            "2x2",
-            "--partition",
-            PARTITION_2,
-            "--score",
-            "5",
-            "--shards",
-            shards,
-            "--out",
-            s(&out),
-        ]);
+        let planned = plan_2x2(shards, &out);
         assert!(planned.status.success(), "plan with {shards} shards");
         let said = String::from_utf8_lossy(&planned.stderr).into_owned();
         let classes: u64 = String::from_utf8_lossy(&planned.stdout)
@@ -490,19 +495,7 @@ fn more_shards_than_classes() {
 fn a_journal_copied_to_another_shard_counts_for_none_of_its_classes() {
     let dir = tempfile::tempdir().expect("tempdir");
     let runp = dir.path().join("run");
-    stdout_ok(&[
-        "plan",
-        "--size",
-        "2x2",
-        "--partition",
-        PARTITION_2,
-        "--score",
-        "5",
-        "--shards",
-        "2",
-        "--out",
-        s(&runp),
-    ]);
+    assert!(plan_2x2("2", &runp).status.success());
     stdout_ok(&["break", s(&runp), "--all", "--threads", "1", "--quiet"]);
     let shard_classes = |k: u32| {
         RunDir::open(&runp)
