@@ -6,9 +6,8 @@
 
 use super::error::PipelineError;
 use super::journal::{ClassRecord, read_journal};
-use super::manifest::RunDir;
-use super::snapshot::{BestBoards, FoundBoard};
-use crate::board::{Geometry, Size};
+use super::manifest::{Manifest, RunDir};
+use crate::board::{Board, Geometry, Size, Symmetries};
 use crate::bound::{BoardClass, BreakOutcome, BreakSettings, ClassBreaker, TWO_CELL_PATHS};
 use crate::dict::Trie;
 use crate::progress::Progress;
@@ -33,6 +32,59 @@ pub struct MergeReport {
 
 /// The line of `summary.txt` that counts the finished classes.
 const FINISHED_LINE: &str = "classes finished: ";
+
+/// A board with Score ≥ S, in canonical form (of `merge`, or of a snapshot so far).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundBoard {
+    /// The canonical board.
+    pub board: Board,
+    /// Its score.
+    pub score: u64,
+    /// The lowest class id it was found in.
+    pub class_id: u64,
+}
+
+/// The boards with Score ≥ S of the finished classes read so far, for `merge` and `report`:
+/// each canonical board once (a board lies in one canonical class only, but can be found
+/// under several symmetric images within it), with the lowest class id it was found in.
+pub(crate) struct BestBoards {
+    symmetries: Symmetries,
+    threshold: u64,
+    /// By the canonical board's text, which orders boards of one score.
+    boards: BTreeMap<String, FoundBoard>,
+}
+
+impl BestBoards {
+    /// None yet, for a run of `manifest`'s size and S.
+    pub(crate) fn new(manifest: &Manifest) -> BestBoards {
+        BestBoards {
+            symmetries: Symmetries::new(manifest.size()),
+            threshold: manifest.threshold as u64,
+            boards: BTreeMap::new(),
+        }
+    }
+
+    /// Adds the results of a finished class.
+    pub(crate) fn add(&mut self, record: &ClassRecord) {
+        for r in record.results.iter().filter(|r| r.score >= self.threshold) {
+            let board = self.symmetries.canonical(&r.board);
+            let found = self.boards.entry(board.to_string()).or_insert(FoundBoard {
+                board,
+                score: r.score,
+                class_id: record.class_id,
+            });
+            found.class_id = found.class_id.min(record.class_id);
+        }
+    }
+
+    /// The boards, best first: by score descending, then by the board's text (the map's
+    /// order, which the stable sort keeps).
+    pub(crate) fn into_sorted(self) -> Vec<FoundBoard> {
+        let mut boards: Vec<FoundBoard> = self.boards.into_values().collect();
+        boards.sort_by_key(|found| std::cmp::Reverse(found.score));
+        boards
+    }
+}
 
 /// Reads the journals, writes `RUN/results.csv` (`board,score,words,class_id`:
 /// canonical boards with Score ≥ S, each once, by score descending then board) and

@@ -37,11 +37,11 @@ pub use estimate::{
 };
 pub use journal::{ClassRecord, JournalContents, ShardJournal, read_journal, write_journal};
 pub use manifest::{Manifest, RunDir, Shard};
-pub use merge::{AuditReport, MergeReport, merge, rescore, verdict};
+pub use merge::{AuditReport, FoundBoard, MergeReport, merge, rescore, verdict};
 pub use plan::{PlanSettings, plan, planned_manifest};
 pub use sampling::Interval;
 pub use snapshot::{
-    ClassFigures, FoundBoard, PlannedEstimate, RunSnapshot, SLOWEST_KEPT, ShardSnapshot,
-    ShardState, SnapshotOptions,
+    ClassFigures, PlannedEstimate, RunSnapshot, SLOWEST_KEPT, ShardSnapshot, ShardState,
+    SnapshotOptions,
 };
 pub use status::{ShardStatus, status};

@@ -9,10 +9,9 @@
 //! counts as running while its journal was written to recently (see [`SnapshotOptions`]).
 
 use super::error::PipelineError;
-use super::journal::{ClassRecord, read_journal};
+use super::journal::read_journal;
 use super::manifest::{Manifest, RunDir};
-use crate::board::{Board, Symmetries};
-use std::collections::BTreeMap;
+use super::merge::{BestBoards, FoundBoard};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
@@ -97,59 +96,6 @@ pub struct ClassFigures {
     pub peak_bytes: u64,
     /// DeMulti candidates found and checked.
     pub candidates: u64,
-}
-
-/// A board found so far with Score ≥ S, in canonical form.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FoundBoard {
-    /// The canonical board.
-    pub board: Board,
-    /// Its score.
-    pub score: u64,
-    /// The lowest class id it was found in.
-    pub class_id: u64,
-}
-
-/// The boards with Score ≥ S of the finished classes read so far, for `merge` and `report`:
-/// each canonical board once (a board lies in one canonical class only, but can be found
-/// under several symmetric images within it), with the lowest class id it was found in.
-pub(crate) struct BestBoards {
-    symmetries: Symmetries,
-    threshold: u64,
-    /// By the canonical board's text, which orders boards of one score.
-    boards: BTreeMap<String, FoundBoard>,
-}
-
-impl BestBoards {
-    /// None yet, for a run of `manifest`'s size and S.
-    pub(crate) fn new(manifest: &Manifest) -> BestBoards {
-        BestBoards {
-            symmetries: Symmetries::new(manifest.size()),
-            threshold: manifest.threshold as u64,
-            boards: BTreeMap::new(),
-        }
-    }
-
-    /// Adds the results of a finished class.
-    pub(crate) fn add(&mut self, record: &ClassRecord) {
-        for r in record.results.iter().filter(|r| r.score >= self.threshold) {
-            let board = self.symmetries.canonical(&r.board);
-            let found = self.boards.entry(board.to_string()).or_insert(FoundBoard {
-                board,
-                score: r.score,
-                class_id: record.class_id,
-            });
-            found.class_id = found.class_id.min(record.class_id);
-        }
-    }
-
-    /// The boards, best first: by score descending, then by the board's text (the map's
-    /// order, which the stable sort keeps).
-    pub(crate) fn into_sorted(self) -> Vec<FoundBoard> {
-        let mut boards: Vec<FoundBoard> = self.boards.into_values().collect();
-        boards.sort_by_key(|found| std::cmp::Reverse(found.score));
-        boards
-    }
 }
 
 /// The estimate a run was planned by (`RUN/estimate.txt`, written by `proof.sh`).
