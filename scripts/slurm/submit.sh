@@ -13,8 +13,8 @@
 # --from-estimate
 #              each task's --time and --mem from RUN/estimate.txt (written by make proof-4x4),
 #              or from a new `bogglemax estimate --run RUN` (ESTIMATE_BUDGET seconds, default
-#              300, ESTIMATE_THREADS threads, default 1; saved there); a --time or --mem of
-#              your own still wins.
+#              300, ESTIMATE_THREADS threads, default 1; saved there, after `sbatch --test-only`
+#              has accepted your options); a --time or --mem of your own still wins.
 # sbatch options (e.g. --time=4:00:00 --mem=8G --partition=X --account=Y) go to every job;
 #              the break tasks' --time, --mem and --cpus-per-task are not given to the merge.
 # BOGGLEMAX    the binary (default: bogglemax on PATH, else target/release/bogglemax of this
