@@ -588,6 +588,27 @@ impl<'d> ClassBreaker<'d> {
         self.builder(&order).by_atoms(&atoms).build(class, arena)
     }
 
+    /// As [`ClassBreaker::build_tree`], unless the class has more than `max_paths` word
+    /// paths: then it builds nothing and returns `Err` with a count above `max_paths`. The
+    /// paths are counted first, in a walk that keeps none and stops past `max_paths`, so a
+    /// refused class takes no memory; a whole tree takes about 50 bytes a path.
+    pub fn build_tree_limited(
+        &self,
+        class: &BoardClass,
+        arena: &mut Arena,
+        max_paths: usize,
+    ) -> Result<SumId, usize> {
+        let atoms = self.atom_trie(class.cells());
+        let order = self.order_for(class);
+        let builder = self.builder(&order).by_atoms(&atoms);
+        let mut buffers = PathBuffers::default();
+        // With a limit of 0 paths kept, `Err` is the count (up to past `max_paths`).
+        match builder.build_or_count(class, 0, 0, max_paths, arena, &mut buffers) {
+            Err(paths) if paths > max_paths => Err(paths),
+            _ => Ok(builder.build(class, arena)),
+        }
+    }
+
     /// The atom tree of a class with these cells ([`TreeBuilder::by_atoms`]): made once for
     /// each set of atoms. Collecting a class's paths by atoms instead of letters took the
     /// whole 3x3 proof with three buckets on every cell from 107.4 to 62.9 CPU s.

@@ -83,6 +83,11 @@ pub struct BoundArgs {
     /// 13 to 25 letters). Any order gives sound bounds; it changes the bound and the work.
     #[arg(long, value_name = "CELLS")]
     pub cell_order: Option<String>,
+    /// Refuse a class of more word paths than this: its whole tree takes about 50 bytes a
+    /// path (the default, about 5 GB). Large 5x5 and 6x6 classes have billions;
+    /// `break-class` splits such a class instead of building its whole tree.
+    #[arg(long, default_value_t = 100_000_000, value_name = "N")]
+    pub max_paths: usize,
     /// The class: one letter set per cell.
     #[arg(required = true, num_args = 1.., value_name = "CLASS")]
     pub class: Vec<String>,
@@ -133,7 +138,14 @@ pub fn run_bound(args: &BoundArgs, out: &mut Output) -> anyhow::Result<()> {
     )?;
     let start = Instant::now();
     let mut arena = Arena::new();
-    let root = breaker.build_tree(&class, &mut arena);
+    let Ok(root) = breaker.build_tree_limited(&class, &mut arena, args.max_paths) else {
+        bail!(
+            "the class has more than {} word paths, and its whole tree would take over {:.1} GB: \
+             pass --max-paths to allow more, or give a smaller class",
+            args.max_paths,
+            args.max_paths as f64 * 50.0 / 1e9
+        );
+    };
     let seconds = start.elapsed().as_secs_f64();
     writeln!(out, "orderly={}", arena.bound(root))?;
     writeln!(out, "nodes={}", arena.created())?;
