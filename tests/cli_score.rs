@@ -192,8 +192,13 @@ fn compiled_dictionary_round_trip_and_corruption() {
 
 /// Runs `bogglemax score` with `input` on standard input.
 fn score_stdin(input: &[u8]) -> std::process::Output {
+    run_stdin(&["score"], input)
+}
+
+/// Runs `bogglemax ARGS` with `input` on standard input.
+fn run_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
     let mut child = bin()
-        .arg("score")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -230,6 +235,61 @@ fn stdin_lines_are_trimmed_and_a_bad_one_is_named() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(needle), "{needle}: {err}");
         assert!(out.stdout.is_empty());
+    }
+}
+
+/// Text as Windows editors write it: a byte-order mark before a word list's first word, or
+/// before the first board on standard input, is not part of it. A board written with spaces,
+/// or with Qu spelled out, is refused by what is wrong with it, not only by its length.
+/// `canon` and `rollable`, like `score`, print nothing when a later line is bad.
+#[test]
+fn byte_order_marks_spaces_qu_and_no_partial_output() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let list = dir.path().join("bom.txt");
+    std::fs::write(&list, b"\xef\xbb\xbftea\r\neat\r\n").expect("write");
+    let list = list.to_str().unwrap();
+    assert_eq!(
+        stdout_ok(&[
+            "score",
+            "--size",
+            "2x2",
+            "--words",
+            "--wordlist",
+            list,
+            "teas"
+        ]),
+        "teas: 2\n1 eat\n1 tea\n"
+    );
+    assert!(stdout_ok(&["dict", "info", list]).contains("words: 2"));
+    let out = run_stdin(&["score", "--size", "3x3"], b"\xef\xbb\xbfstreaedlp\r\n");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "streaedlp: 545\n");
+    let out = run_stdin(&["canon", "--size", "3x3"], b"\xef\xbb\xbfstreaedlp\n");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "deslatper\n");
+
+    fails_with(
+        &["score", "--size", "3x3", "s t r e a e d l p"],
+        "has ' ', which is not a letter",
+    );
+    fails_with(
+        &["score", "--size", "3x3", "quaeinrstl"],
+        "has 10 letters, but a 3x3 board needs 9 (the Qu die is written q)",
+    );
+    fails_with(&["score", "--size", "3x3", "a"], "has 1 letter, but");
+
+    for args in [&["canon", "--size", "3x3"][..], &["rollable"][..]] {
+        let good = if args[0] == "canon" {
+            "streaedlp"
+        } else {
+            "perslatgsineters"
+        };
+        let out = run_stdin(args, format!("{good}\nbad\n").as_bytes());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("stdin line 2"), "{args:?}: {err}");
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?} printed before the bad line"
+        );
     }
 }
 
@@ -323,5 +383,66 @@ fn scoring_tables_of_ones_own() {
             "perslatgsineters",
         ],
         "line 2: 'one' is not a whole number",
+    );
+}
+
+/// A table whose points for a word of the list do not fit a word's 32 bits is refused in
+/// one line naming the word, where it used to cap the word's points silently and print a
+/// score too low; the same values a thousand times smaller score in full, past 2^32 for
+/// the board.
+#[test]
+fn a_table_beyond_32_bit_word_points_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let letters = |v: u32| -> String {
+        (b'a'..=b'z')
+            .map(|l| format!("letter {} {v}\n", l as char))
+            .collect()
+    };
+    let big = dir.path().join("big.txt");
+    std::fs::write(&big, format!("3+ 100000\n{}", letters(100_000))).expect("write");
+    fails_with(
+        &[
+            "score",
+            "--scoring",
+            big.to_str().unwrap(),
+            "--size",
+            "3x3",
+            "streaedlp",
+        ],
+        "would score more than 4294967295 points",
+    );
+    let fits = dir.path().join("fits.txt");
+    // Every word scores 10^4 × 10^4 × its letters (Qu two): ENABLE2K's longest word, 28
+    // letters, 2.8 × 10^9 points; the board's 267 words 10^8 times their letters.
+    std::fs::write(&fits, format!("3+ 10000\n{}", letters(10_000))).expect("write");
+    let words = stdout_ok(&[
+        "score",
+        "--scoring",
+        "words",
+        "--size",
+        "3x3",
+        "--words",
+        "streaedlp",
+    ]);
+    let letters_sum: u64 = words
+        .lines()
+        .skip(1)
+        .map(|w| w.split_whitespace().nth(1).unwrap_or("").len() as u64)
+        .sum();
+    assert!(
+        letters_sum * 100_000_000 > u32::MAX as u64,
+        "{letters_sum} letters"
+    );
+    assert_eq!(
+        stdout_ok(&[
+            "score",
+            "--scoring",
+            fits.to_str().unwrap(),
+            "--size",
+            "3x3",
+            "streaedlp"
+        ])
+        .trim(),
+        format!("streaedlp: {}", letters_sum * 100_000_000)
     );
 }

@@ -33,7 +33,11 @@ pub enum BoardError {
         got: String,
     },
     /// The board has the wrong number of letters for its size.
-    #[error("board '{board}' has {got} letters, but a {size} board needs {expected}")]
+    #[error(
+        "board '{board}' has {got} letter{}, but a {size} board needs {expected}{}",
+        if *.got == 1 { "" } else { "s" },
+        if *.qu_spelled_out { " (the Qu die is written q)" } else { "" }
+    )]
     WrongLength {
         /// The board as given.
         board: String,
@@ -43,6 +47,8 @@ pub enum BoardError {
         expected: usize,
         /// How many it had.
         got: usize,
+        /// Whether it has the right length once each `qu` is read as the one letter `q`.
+        qu_spelled_out: bool,
     },
     /// A character outside `a`..`z`.
     #[error("board '{board}' has '{ch}', which is not a letter a-z")]
@@ -87,11 +93,20 @@ impl Board {
             text.chars().count()
         };
         if got != n {
+            // A space or a stray character says more than a count that includes it.
+            if let Some(ch) = text.chars().find(|c| !c.is_ascii_alphabetic()) {
+                return Err(BoardError::BadLetter {
+                    board: echo(text),
+                    ch,
+                });
+            }
+            let qu = text.to_ascii_lowercase().matches("qu").count();
             return Err(BoardError::WrongLength {
                 board: echo(text),
                 size,
                 expected: n,
                 got,
+                qu_spelled_out: qu > 0 && got - qu == n,
             });
         }
         let mut letters = [0u8; MAX_CELLS];
@@ -228,14 +243,19 @@ mod tests {
             Board::parse(size, "perslatgsinete1s"),
             Err(BoardError::BadLetter { ch: '1', .. })
         ));
-        // Not one byte a letter: counted and refused by characters, not bytes.
+        // A character that is not a letter is named, whatever the length: a space in a
+        // board said more than "has 17 letters" did.
         assert!(matches!(
             Board::parse(size, "perslatgsinetere\u{df}"),
-            Err(BoardError::WrongLength { got: 17, .. })
+            Err(BoardError::BadLetter { ch: '\u{df}', .. })
         ));
         assert!(matches!(
             Board::parse(size, "perslatgsinete\u{e9}"),
-            Err(BoardError::WrongLength { got: 15, .. })
+            Err(BoardError::BadLetter { ch: '\u{e9}', .. })
+        ));
+        assert!(matches!(
+            Board::parse(size, "pers latgsineters"),
+            Err(BoardError::BadLetter { ch: ' ', .. })
         ));
         assert!(matches!(
             Board::parse(size, "perslatgsineter\u{df}"),
@@ -245,13 +265,22 @@ mod tests {
             Board::parse(size, "PERSLATGSINETERS").unwrap().to_string(),
             "perslatgsineters"
         );
-        // A long line is not repeated back whole.
-        let long = "\u{e9}".repeat(100_000);
+        // A long line is not repeated back whole (and is cut between characters).
+        let long = "a".repeat(100_000);
         let err = Board::parse(size, &long).unwrap_err().to_string();
         assert_eq!(
             err,
             format!(
                 "board '{}…' has 100000 letters, but a 4x4 board needs 16",
+                "a".repeat(40)
+            )
+        );
+        let long = "\u{e9}".repeat(100_000);
+        let err = Board::parse(size, &long).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "board '{}…' has '\u{e9}', which is not a letter a-z",
                 "\u{e9}".repeat(40)
             )
         );

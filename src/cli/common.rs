@@ -29,9 +29,18 @@ pub struct DictArgs {
 }
 
 impl DictArgs {
-    /// Loads the dictionary these flags name.
+    /// Loads the dictionary these flags name, refusing a scoring that would give one of its
+    /// words more points than a word's 32 bits hold.
     pub fn load(&self) -> anyhow::Result<Dictionary> {
-        Ok(Dictionary::load(self.wordlist.as_deref())?)
+        let dict = Dictionary::load(self.wordlist.as_deref())?;
+        if let Some(word) = self.scoring.word_beyond_u32(dict.trie()) {
+            anyhow::bail!(
+                "--scoring: the word '{word}' would score more than {} points, and a \
+                 word's points are kept in 32 bits (a board's score in 64): use smaller values",
+                u32::MAX
+            );
+        }
+        Ok(dict)
     }
 }
 
@@ -84,7 +93,8 @@ pub fn board_inputs(args: &[String]) -> anyhow::Result<Vec<(BoardOrigin, String)
     let mut out = Vec::new();
     for (i, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.context("reading standard input")?;
-        let t = line.trim();
+        // A byte-order mark before the first line is not part of its board.
+        let t = line.trim_start_matches('\u{feff}').trim();
         if !t.is_empty() {
             out.push((BoardOrigin::StdinLine(i + 1), t.to_string()));
         }
@@ -109,7 +119,8 @@ pub fn parse_boards(args: &[String], size: Size) -> anyhow::Result<Vec<Board>> {
         .lock()
         .read_to_string(&mut text)
         .context("reading standard input")?;
-    text.lines()
+    text.trim_start_matches('\u{feff}')
+        .lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
         .map(|(i, line)| Board::parse(size, line).with_context(|| BoardOrigin::StdinLine(i + 1)))

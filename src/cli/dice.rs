@@ -106,8 +106,12 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
         out.flush()?;
         return Ok(());
     }
-    for (origin, text) in board_inputs(&args.boards)? {
-        let board = Board::parse(size, &text).with_context(|| origin)?;
+    // Every board is read before any is printed, so bad input leaves no partial output.
+    let boards = board_inputs(&args.boards)?
+        .into_iter()
+        .map(|(origin, text)| Ok((origin, Board::parse(size, &text).with_context(|| origin)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for (origin, board) in boards {
         match dice.assign(&board).with_context(|| origin)? {
             Some(assignment) => {
                 let pairs: Vec<String> = assignment

@@ -1,9 +1,9 @@
 //! `bogglemax canon`, `hillclimb`, `anneal` and `iterate`: canonical forms and the local
 //! searches.
 
-use super::common::{DictArgs, Output, board_inputs, parse_size};
+use super::common::{DictArgs, Output, parse_boards, parse_size};
 use anyhow::Context;
-use bogglemax::board::{Board, Size, Symmetries};
+use bogglemax::board::{Size, Symmetries};
 use bogglemax::progress::Progress;
 use bogglemax::search::anneal::{AnnealReport, AnnealSettings, Annealer};
 use bogglemax::search::hillclimb::{HillClimber, HillclimbSettings, RoundReport};
@@ -30,8 +30,8 @@ pub struct CanonArgs {
 /// Runs `bogglemax canon`: each board's canonical form, one per line.
 pub fn run_canon(args: &CanonArgs, out: &mut Output) -> anyhow::Result<()> {
     let sym = Symmetries::new(args.size);
-    for (origin, text) in board_inputs(&args.boards)? {
-        let board = Board::parse(args.size, &text).with_context(|| origin)?;
+    // Every board is read before any is printed, so bad input leaves no partial output.
+    for board in parse_boards(&args.boards, args.size)? {
         writeln!(out, "{}", sym.canonical(&board))?;
     }
     out.flush()?;

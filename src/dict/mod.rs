@@ -134,6 +134,8 @@ impl Dictionary {
 
     /// [`Dictionary::from_text`] with the text's SHA-256 already known.
     fn from_text_hashed(source: &str, text: &str, sha256: String) -> Dictionary {
+        // A byte-order mark, as Windows editors write, is not part of the first word.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let words = filter_words(text);
         let buf = TrieBuf::build(&words);
         Dictionary {

@@ -2,6 +2,7 @@
 //! tables, `boojum`, whose points also depend on the word's letters, and tables of the user's
 //! own ([`ScoringTable`], read from a small text file).
 
+use crate::board::{LETTER_Q, MAX_CELLS};
 use crate::dict::Trie;
 use std::fmt;
 use std::str::FromStr;
@@ -66,16 +67,21 @@ impl ScoringTable {
             let at = |why: String| format!("line {}: {why}: '{}'", i + 1, raw.trim());
             let fields: Vec<&str> = line.split_whitespace().collect();
             let number = |f: &str| {
-                f.parse::<u32>()
-                    .map_err(|_| at(format!("'{f}' is not a whole number of points")))
+                f.parse::<u32>().map_err(|_| {
+                    at(if !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) {
+                        format!("'{f}' is more than {} points", u32::MAX)
+                    } else {
+                        format!("'{f}' is not a whole number of points")
+                    })
+                })
             };
             match fields.as_slice() {
                 ["letter", l, v] => {
                     let b = l.as_bytes();
-                    if b.len() != 1 || !b[0].is_ascii_lowercase() {
+                    if b.len() != 1 || !b[0].is_ascii_alphabetic() {
                         return Err(at(format!("'{l}' is not a letter a-z")));
                     }
-                    let slot = &mut letters[(b[0] - b'a') as usize];
+                    let slot = &mut letters[(b[0].to_ascii_lowercase() - b'a') as usize];
                     if slot.is_some() {
                         return Err(at(format!("letter {l} is given twice")));
                     }
@@ -208,6 +214,36 @@ impl ScoringTable {
     }
 }
 
+/// `u`'s place among the letters (the Qu die adds its value to q's).
+const LETTER_U: usize = (b'u' - b'a') as usize;
+
+/// Calls `f(word id, its letters)` for every word of `trie` (letters 0 = a, …, 16 = q for
+/// the Qu die), depth first, until `f` returns false.
+fn for_each_word(trie: Trie<'_>, mut f: impl FnMut(u32, &[u8]) -> bool) {
+    // The stack holds (node, its depth, its last letter); `letters` spells the node just
+    // popped.
+    let mut letters: Vec<u8> = Vec::new();
+    let mut stack = vec![(trie.root(), 0usize, 0u8)];
+    while let Some((node, depth, letter)) = stack.pop() {
+        if depth > 0 {
+            letters.truncate(depth - 1);
+            letters.push(letter);
+        }
+        if let Some(w) = trie.word(node)
+            && !f(w, &letters)
+        {
+            return;
+        }
+        let mut mask = trie.child_mask(node);
+        while mask != 0 {
+            let l = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            let child = trie.child_unchecked_letter(node, trie.child_mask(node), l);
+            stack.push((child, depth + 1, l));
+        }
+    }
+}
+
 /// Boojum's value of each letter, a to z (`q` alone; the Qu die adds `u`).
 const BOOJUM_VALUES: [u32; 26] = [
     1, 3, 3, 2, 1, 4, 2, 4, 1, 8, 5, 1, 3, 1, 1, 3, 10, 1, 1, 1, 1, 4, 4, 8, 4, 10,
@@ -216,7 +252,9 @@ const BOOJUM_VALUES: [u32; 26] = [
 impl Scoring {
     /// Points of a word given as its letters (0 = a, …, with 16 = q standing for `qu`, as on
     /// a board and in the word tree). Its length as spelled counts `qu` as two letters. Words
-    /// shorter than 3 score nothing; points saturate at `u32::MAX` (pow2 from 35 letters on).
+    /// shorter than 3 score nothing; points saturate at `u32::MAX` (pow2 from 35 letters on),
+    /// which is why commands refuse a scoring that does so for a word of their list
+    /// ([`Scoring::word_beyond_u32`]).
     pub fn points_of(self, letters: &[u8]) -> u32 {
         const Q: u8 = b'q' - b'a';
         let len = letters.len() + letters.iter().filter(|&&l| l == Q).count();
@@ -282,27 +320,104 @@ impl Scoring {
                 .collect();
         }
         let mut points = vec![0; trie.word_count()];
-        // Depth-first: the stack holds (node, its depth, its last letter); `letters` spells
-        // the node just popped.
-        let mut letters: Vec<u8> = Vec::new();
-        let mut stack = vec![(trie.root(), 0usize, 0u8)];
-        while let Some((node, depth, letter)) = stack.pop() {
-            if depth > 0 {
-                letters.truncate(depth - 1);
-                letters.push(letter);
-            }
-            if let Some(w) = trie.word(node) {
-                points[w as usize] = self.points_of(&letters);
-            }
-            let mut mask = trie.child_mask(node);
-            while mask != 0 {
-                let l = mask.trailing_zeros() as u8;
-                mask &= mask - 1;
-                let child = trie.child_unchecked_letter(node, trie.child_mask(node), l);
-                stack.push((child, depth + 1, l));
-            }
-        }
+        for_each_word(trie, |w, letters| {
+            points[w as usize] = self.points_of(letters);
+            true
+        });
         points
+    }
+
+    /// The first word of `trie` that fits a board (at most [`MAX_CELLS`] dice) and would
+    /// score more than `u32::MAX` points under this scoring, spelled (`qu` for the Qu die);
+    /// `None` if every such word's points fit. A word's points are kept in 32 bits
+    /// ([`Scoring::points_of`] saturates), so a scoring for which this is `Some` must be
+    /// refused: that word's points, and every board score holding it, would be too low.
+    pub fn word_beyond_u32(self, trie: Trie<'_>) -> Option<String> {
+        const MAX: u128 = u32::MAX as u128;
+        // Whether any word might: a cheap upper bound first, so that the usual scorings
+        // never walk the word list.
+        let longest = trie.raw_word_len().iter().copied().max().unwrap_or(0) as usize;
+        let might = match self {
+            Scoring::Standard | Scoring::Words => false,
+            // At most 6 × 11 × MAX_CELLS points: far below.
+            Scoring::Boojum => false,
+            Scoring::Pow2 | Scoring::Fibonacci => self.exact_length_points(longest) > MAX,
+            Scoring::Table(table) => match &table.letters {
+                None => false,
+                Some(values) => {
+                    let q_die = values[LETTER_Q as usize] as u128 + values[LETTER_U] as u128;
+                    let per_die = values.iter().map(|&v| v as u128).max().unwrap_or(0);
+                    let per_length = table.by_length.iter().copied().max().unwrap_or(0);
+                    per_die.max(q_die) * MAX_CELLS as u128 * per_length as u128 > MAX
+                }
+            },
+        };
+        if !might {
+            return None;
+        }
+        let mut found = None;
+        for_each_word(trie, |_, letters| {
+            if letters.len() <= MAX_CELLS && self.exact_points(letters) > MAX {
+                let spelled = letters.iter().map(|&l| {
+                    if l == LETTER_Q {
+                        "qu".to_string()
+                    } else {
+                        ((b'a' + l) as char).to_string()
+                    }
+                });
+                found = Some(spelled.collect());
+                return false;
+            }
+            true
+        });
+        found
+    }
+
+    /// [`Scoring::points_of`] without saturation.
+    fn exact_points(self, letters: &[u8]) -> u128 {
+        let len = letters.len() + letters.iter().filter(|&&l| l == LETTER_Q).count();
+        let sum_of = |values: &[u32; 26]| -> u128 {
+            letters
+                .iter()
+                .map(|&l| {
+                    let v = values[l as usize] as u128;
+                    if l == LETTER_Q {
+                        v + values[LETTER_U] as u128
+                    } else {
+                        v
+                    }
+                })
+                .sum()
+        };
+        match self {
+            Scoring::Table(table) if len >= 3 => {
+                let per_length = table.by_length[len.min(table.by_length.len() - 1)] as u128;
+                match &table.letters {
+                    None => per_length,
+                    Some(values) => sum_of(values) * per_length,
+                }
+            }
+            Scoring::Pow2 | Scoring::Fibonacci => self.exact_length_points(len),
+            // Standard, words and boojum never saturate (see `word_beyond_u32`).
+            _ => self.points_of(letters) as u128,
+        }
+    }
+
+    /// [`Scoring::length_points`] without saturation, for `pow2` and `fibonacci` (the others'
+    /// points fit): lengths up to twice [`MAX_CELLS`] (every die a Qu).
+    fn exact_length_points(self, len: usize) -> u128 {
+        match self {
+            _ if len < 3 => 0,
+            Scoring::Pow2 => 1u128.checked_shl(len as u32 - 3).unwrap_or(u128::MAX),
+            Scoring::Fibonacci => {
+                let (mut a, mut b) = (1u128, 1u128); // lengths 3 and 4
+                for _ in 4..=len {
+                    (a, b) = (b, a.saturating_add(b));
+                }
+                a
+            }
+            _ => self.length_points(len) as u128,
+        }
     }
 
     /// The name used on the command line and in manifests; for a table, its one-line form
@@ -474,9 +589,73 @@ mod tests {
             ("3+ 1\nletter a 1\n", "missing: bcdefghijklmnopqrstuvwxyz"),
             ("3+ 1\nletter ab 1\n", "line 2: 'ab' is not a letter"),
             ("3+ 1\nthree 1 2 3\n", "line 2: expected 'LENGTH POINTS'"),
+            (
+                "3 1\n4+ 4294967296\n",
+                "line 2: '4294967296' is more than 4294967295 points",
+            ),
+            (
+                "3+ 1\nletter A 1\nletter a 2\n",
+                "line 3: letter a is given twice",
+            ),
         ] {
             let err = ScoringTable::parse(text).unwrap_err();
             assert!(err.contains(why) && !err.contains('\n'), "{text:?}: {err}");
+        }
+    }
+
+    /// A scoring that would give a word of the list more points than 32 bits hold is found
+    /// out, naming the word: the first such word by any path, and only words a board can
+    /// hold (at most 36 dice). Every scoring that fits finds none.
+    #[test]
+    fn words_beyond_32_bit_points_are_named() {
+        let table =
+            |text: &str| Scoring::Table(Box::leak(Box::new(ScoringTable::parse(text).unwrap())));
+        let mut values = String::new();
+        for l in b'a'..=b'z' {
+            values += &format!(
+                "letter {} {}\n",
+                l as char,
+                if l == b'z' { 2_000_000_000 } else { 1 }
+            );
+        }
+        let big = table(&format!("3+ 1\n{values}"));
+        // "zzz" sums to 6e9 (× 1); "zap" to 2e9 + 2, which fits.
+        let d = crate::dict::Dictionary::from_text("t", b"zap\nquiz\nzzz\n");
+        assert_eq!(big.word_beyond_u32(d.trie()), Some("zzz".to_string()));
+        let d = crate::dict::Dictionary::from_text("t", b"zap\nquiz\nbee\n");
+        assert_eq!(big.word_beyond_u32(d.trie()), None);
+        // × 2 from 5 letters: "zebra" 2 (2e9 + 4) fits, "fizz" 4e9 + 2 (× 1) fits, "fizzy"
+        // 2 (4e9 + 3) does not.
+        let times2 = table(&format!("3 1\n4 1\n5+ 2\n{values}"));
+        let d = crate::dict::Dictionary::from_text("t", b"zebra\nfizz\n");
+        assert_eq!(times2.word_beyond_u32(d.trie()), None);
+        let d = crate::dict::Dictionary::from_text("t", b"zebra\nfizzy\nfizz\n");
+        assert_eq!(times2.word_beyond_u32(d.trie()), Some("fizzy".to_string()));
+        // pow2: 2^32 points from 35 letters on; a word of 37 letters fits no board.
+        let word = |n: usize| "a".repeat(n);
+        for (len, beyond) in [(34, false), (35, true), (36, true), (37, false)] {
+            let d = crate::dict::Dictionary::from_text("t", format!("{}\n", word(len)).as_bytes());
+            let got = Scoring::Pow2.word_beyond_u32(d.trie());
+            assert_eq!(got.is_some(), beyond, "pow2, {len} letters");
+            // Fibonacci's 36-letter word has fib(34) points: 5.7 million.
+            assert_eq!(Scoring::Fibonacci.word_beyond_u32(d.trie()), None, "{len}");
+        }
+        // The Qu die spells two letters: 18 Qu dice are 36 letters, on 18 cells.
+        let d =
+            crate::dict::Dictionary::from_text("t", format!("{}\n", "qu".repeat(18)).as_bytes());
+        assert_eq!(
+            Scoring::Pow2.word_beyond_u32(d.trie()),
+            Some("qu".repeat(18))
+        );
+        let enable = crate::dict::Dictionary::enable2k();
+        for s in [
+            Scoring::Standard,
+            Scoring::Words,
+            Scoring::Pow2,
+            Scoring::Fibonacci,
+            Scoring::Boojum,
+        ] {
+            assert_eq!(s.word_beyond_u32(enable.trie()), None, "{s}");
         }
     }
 
