@@ -116,7 +116,10 @@ fn bad_cell_orders_are_refused() {
     for (order, why) in [
         ("4,5,3,1,7,0,2,6", "8 cells given, 9 needed"),
         ("4,5,3,1,7,0,2,6,6", "cell 6 appears twice"),
-        ("4,5,3,1,7,0,2,6,9", "cell 9 is not below 9"),
+        (
+            "4,5,3,1,7,0,2,6,9",
+            "cell 9 is not on the board (its cells are 0 to 8)",
+        ),
         ("4,5,3,1,7,0,2,6,x", "'x' is not a cell number"),
     ] {
         fails_with(

@@ -141,7 +141,12 @@ fn fibonacci_and_boojum_scoring() {
     assert_eq!(score("boojum").trim(), format!("{board}: 54"));
     fails_with(
         &["score", "--scoring", "scrabble", "perslatgsineters"],
-        "boojum",
+        "unknown scoring 'scrabble': expected standard, words, pow2, fibonacci, boojum",
+    );
+    // A name that looks like a path was meant as a table file.
+    fails_with(
+        &["score", "--scoring", "./scrabble.txt", "perslatgsineters"],
+        "no such scoring table file './scrabble.txt'",
     );
 }
 
@@ -158,6 +163,23 @@ fn compiled_dictionary_round_trip_and_corruption() {
     let before = std::fs::read(&dict).expect("read");
     fails_with(&["dict", "build", "-o", dict_s], "already exists");
     assert_eq!(std::fs::read(&dict).expect("read"), before);
+    // Not even with --force over the word list it compiles, by any spelling of its path.
+    let list = dir.path().join("list.txt");
+    std::fs::write(&list, "tea\neat\n").expect("write");
+    let list_s = list.to_str().expect("utf-8");
+    let other_spelling = dir.path().join(".").join("list.txt");
+    fails_with(
+        &[
+            "dict",
+            "build",
+            list_s,
+            "-o",
+            other_spelling.to_str().expect("utf-8"),
+            "--force",
+        ],
+        "is the word list being compiled",
+    );
+    assert_eq!(std::fs::read_to_string(&list).expect("read"), "tea\neat\n");
     stdout_ok(&[
         "dict",
         "build",

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::Stdio;
 
 mod common;
-use common::{bin, fails_with, stdout_ok};
+use common::{bin, fails_with, run, stdout_ok};
 
 fn with_stdin(args: &[&str], input: &str) -> String {
     let mut child = bin()
@@ -315,6 +315,17 @@ fn rolled_boards_are_rollable() {
         assert_eq!(
             stdout_ok(&["roll", "--dice", set, "--seed", "9"]),
             stdout_ok(&["roll", "--dice", set, "--seed", "9"])
+        );
+        // A roll from the clock says its seed, which rolls it again.
+        let out = run(&["roll", "--dice", set]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        let seed = err
+            .trim()
+            .strip_prefix("roll: --seed ")
+            .unwrap_or_else(|| panic!("no seed on stderr: {err}"));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            stdout_ok(&["roll", "--dice", set, "--seed", seed])
         );
     }
 }

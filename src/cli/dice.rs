@@ -28,7 +28,8 @@ pub struct RollArgs {
     /// Dice set: classic or new.
     #[arg(long, default_value = "classic", value_parser = parse_dice, value_name = "SET")]
     pub dice: Dice,
-    /// Seed (default: from the clock).
+    /// Seed (default: from the clock, printed on standard error so that the roll can be
+    /// made again).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
 }
@@ -36,9 +37,11 @@ pub struct RollArgs {
 /// Runs `bogglemax roll`: one random 4x4 board rolled with the dice.
 pub fn run_roll(args: &RollArgs, out: &mut Output) -> anyhow::Result<()> {
     let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
+        let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
+            .map_or(0, |d| d.as_nanos() as u64);
+        eprintln!("roll: --seed {seed}");
+        seed
     });
     let board = args.dice.roll(four_by_four(), &mut Rng::new(seed))?;
     writeln!(out, "{board}")?;

@@ -44,6 +44,14 @@ pub fn run(cmd: &DictCommand, out: &mut Output) -> anyhow::Result<()> {
                     output.display()
                 );
             }
+            if let Some(source) = wordlist
+                && same_file(source, output)
+            {
+                anyhow::bail!(
+                    "{}: is the word list being compiled; nothing was written (give another -o)",
+                    output.display()
+                );
+            }
             let dict = Dictionary::load(wordlist.as_deref())?;
             write_atomic(output, &dict.to_compiled())
                 .with_context(|| format!("{}: cannot write", output.display()))?;
@@ -56,6 +64,16 @@ pub fn run(cmd: &DictCommand, out: &mut Output) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// Whether `a` and `b` name one existing file (by device and inode, through links and
+/// other spellings of the path).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
 }
 
 fn print_info(dict: &Dictionary, out: &mut Output) -> anyhow::Result<()> {

@@ -126,7 +126,9 @@ order."
 pub struct AnnealArgs {
     #[command(flatten)]
     pub common: CommonSearchArgs,
-    /// Proposals per run.
+    /// Proposals per run, over the cooling schedule. After them the run's best board is
+    /// polished: moved to its best single-edit neighbour while that scores more, so every
+    /// result is a local optimum (`rounds` counts the polish's boards too).
     #[arg(long, default_value_t = 200_000, value_name = "N")]
     pub steps: u64,
     /// Starting temperature, in points (a loss of T points is accepted with probability 1/e).

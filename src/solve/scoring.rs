@@ -449,9 +449,17 @@ impl FromStr for Scoring {
             _ => {
                 let path = std::path::Path::new(s);
                 if !path.is_file() {
+                    // A name with a slash or a dot was meant as a file.
+                    let what = if path.exists() {
+                        format!("'{s}' is not a file")
+                    } else if s.contains(['/', '.']) {
+                        format!("no such scoring table file '{s}'")
+                    } else {
+                        format!("unknown scoring '{s}'")
+                    };
                     return Err(format!(
-                        "unknown scoring '{s}': expected standard, words, pow2, fibonacci, \
-                         boojum or a scoring table file"
+                        "{what}: expected standard, words, pow2, fibonacci, boojum or a scoring \
+                         table file"
                     ));
                 }
                 let text =

@@ -99,7 +99,10 @@ impl CellOrder {
                 .parse()
                 .map_err(|_| bad(format!("'{}' is not a cell number", part.trim())))?;
             if cell >= cells {
-                return Err(bad(format!("cell {cell} is not below {cells}")));
+                return Err(bad(format!(
+                    "cell {cell} is not on the board (its cells are 0 to {})",
+                    cells - 1
+                )));
             }
             if order.contains(&(cell as u8)) {
                 return Err(bad(format!("cell {cell} appears twice")));
