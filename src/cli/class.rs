@@ -13,9 +13,26 @@ use clap::Args;
 use std::io::Write;
 use std::time::Instant;
 
-const CLASS_HELP: &str = "A class is one letter set per cell, in cell order (column-major), \
-separated by spaces, e.g. for 3x3: 'lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz'. \
-It may be given as one quoted argument or as separate arguments.";
+/// The class syntax, for the help of every command that takes one (a macro, so that
+/// `concat!` can add to it).
+macro_rules! class_syntax {
+    () => {
+        "A class is one letter set per cell, in cell order (column-major), separated by \
+         spaces, e.g. for 3x3: 'lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz'. \
+         It may be given as one quoted argument or as separate arguments."
+    };
+}
+const CLASS_HELP: &str = class_syntax!();
+
+/// `bound`'s output, then the class syntax.
+const BOUND_HELP: &str = concat!(
+    "Prints `sum_union=` (the 2009 bound on every board's Score: each word's points once if \
+     some board of the class holds it), `max_nomark=` (the 2009 bound on every board's Multi: \
+     the best letter at each step of each search path, a word counted on every path), \
+     `orderly=` (the bound of the class's orderly tree, at least every board's DeMulti, so \
+     its Score), and the tree's `nodes=`, `bytes=` and `seconds=`.\n\n",
+    class_syntax!()
+);
 
 /// Flags of `bogglemax class`.
 #[derive(Args, Debug)]
@@ -70,7 +87,7 @@ pub fn run_class(args: &ClassArgs, out: &mut Output) -> anyhow::Result<()> {
 
 /// Flags of `bogglemax bound`.
 #[derive(Args, Debug)]
-#[command(after_help = CLASS_HELP)]
+#[command(after_help = BOUND_HELP)]
 pub struct BoundArgs {
     /// Board size, CxR (at most 25 cells).
     #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
@@ -178,8 +195,11 @@ pub struct BreakClassArgs {
     /// changes the bound and the work.
     #[arg(long, value_name = "CELLS")]
     pub cell_order: Option<String>,
-    /// Also list every candidate (board whose DeMulti bound reaches S) with its Score, not
-    /// only the results. Heavy 4x4 classes have millions. Without it the breaker prunes by a
+    /// Also list every candidate (board whose tree bound reaches S) with its Score, not
+    /// only the results. The bound printed as `demulti=` is the board's DeMulti, except in
+    /// classes of over 16.8 million word paths, broken a top letter at a time without the
+    /// paths that letter makes redundant: there it lies between Score and DeMulti, and the
+    /// boards listed are those it lifts to S. Heavy 4x4 classes have millions. Without it the breaker prunes by a
     /// bound on Score on boards of 12 cells or more, and the `candidates:` line counts only the
     /// boards that survive that.
     #[arg(long)]
@@ -217,6 +237,7 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
     let order = breaker.order_for(&class);
     writeln!(out, "cell_order: {order}")?;
     match breaker.mirror_pair(&class) {
+        // `early` is a cell, `late` a position in the order.
         Some(m) => writeln!(
             out,
             "mirror: cells {} {} (one board of each mirror pair; --every-image for both)",
