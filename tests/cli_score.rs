@@ -410,8 +410,8 @@ fn scoring_tables_of_ones_own() {
 
 /// A table whose points for a word of the list do not fit a word's 32 bits is refused in
 /// one line naming the word, where it used to cap the word's points silently and print a
-/// score too low; the same values a thousand times smaller score in full, past 2^32 for
-/// the board.
+/// score too low; a table of a tenth the values, whose words fit, scores a board in full,
+/// past 2^32.
 #[test]
 fn a_table_beyond_32_bit_word_points_is_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
