@@ -483,6 +483,15 @@ mod tests {
     use super::*;
 
     /// Points of a word spelled in letters a-z, `qu` folded to `q` as in the word tree.
+    /// The scorings named on the command line (not tables).
+    const NAMED: [Scoring; 5] = [
+        Scoring::Standard,
+        Scoring::Words,
+        Scoring::Pow2,
+        Scoring::Fibonacci,
+        Scoring::Boojum,
+    ];
+
     fn of(scoring: Scoring, word: &str) -> u32 {
         let letters: Vec<u8> = word.replace("qu", "q").bytes().map(|b| b - b'a').collect();
         scoring.points_of(&letters)
@@ -530,13 +539,7 @@ mod tests {
     fn word_points_follow_the_words() {
         let d = crate::dict::Dictionary::from_text("t", b"quiz\nstrange\nbee\nboggle\n");
         let trie = d.trie();
-        let scorings = [
-            Scoring::Standard,
-            Scoring::Words,
-            Scoring::Pow2,
-            Scoring::Fibonacci,
-            Scoring::Boojum,
-        ];
+        let scorings = NAMED;
         for scoring in scorings {
             let points = scoring.word_points(trie);
             for word in ["quiz", "strange", "bee", "boggle"] {
@@ -656,26 +659,14 @@ mod tests {
             Some("qu".repeat(18))
         );
         let enable = crate::dict::Dictionary::enable2k();
-        for s in [
-            Scoring::Standard,
-            Scoring::Words,
-            Scoring::Pow2,
-            Scoring::Fibonacci,
-            Scoring::Boojum,
-        ] {
+        for s in NAMED {
             assert_eq!(s.word_beyond_u32(enable.trie()), None, "{s}");
         }
     }
 
     #[test]
     fn names_round_trip() {
-        for s in [
-            Scoring::Standard,
-            Scoring::Words,
-            Scoring::Pow2,
-            Scoring::Fibonacci,
-            Scoring::Boojum,
-        ] {
+        for s in NAMED {
             assert_eq!(s.name().parse::<Scoring>(), Ok(s));
         }
         assert!(
