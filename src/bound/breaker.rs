@@ -602,10 +602,12 @@ impl<'d> ClassBreaker<'d> {
         let order = self.order_for(class);
         let builder = self.builder(&order).by_atoms(&atoms);
         let mut buffers = PathBuffers::default();
-        // With a limit of 0 paths kept, `Err` is the count (up to past `max_paths`).
+        // With a limit of 0 paths kept, `Err` is the count (up to past `max_paths`), and `Ok`
+        // the tree of a class without any path, already built.
         match builder.build_or_count(class, 0, 0, max_paths, arena, &mut buffers) {
+            Ok(empty) => Ok(empty),
             Err(paths) if paths > max_paths => Err(paths),
-            _ => Ok(builder.build(class, arena)),
+            Err(_) => Ok(builder.build_reusing(class, arena, &mut buffers)),
         }
     }
 

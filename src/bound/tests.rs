@@ -1104,3 +1104,38 @@ fn saturated_candidates_are_scored() {
     want.sort();
     assert_eq!(got, want);
 }
+
+/// `build_tree_limited` builds what `build_tree` builds, once (the same bound and node
+/// count, also for a class no word can be spelled in), and refuses a class of more paths
+/// than its limit without building anything.
+#[test]
+fn a_limited_build_is_the_same_build_or_none() {
+    let size = Size::new(3, 3).unwrap();
+    let breaker = ClassBreaker::new(enable2k().trie(), size, Scoring::Standard);
+    for text in [
+        "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz",
+        "x x x x x x x x x",
+        "s t r e a e d l p",
+    ] {
+        let class = BoardClass::parse(size, text).unwrap();
+        let mut whole = Arena::new();
+        let root = breaker.build_tree(&class, &mut whole);
+        let mut limited = Arena::new();
+        let got = breaker
+            .build_tree_limited(&class, &mut limited, usize::MAX)
+            .unwrap();
+        assert_eq!(limited.bound(got), whole.bound(root), "{text}");
+        assert_eq!(limited.created(), whole.created(), "{text}");
+    }
+    let class = BoardClass::parse(
+        size,
+        "lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz",
+    )
+    .unwrap();
+    let mut arena = Arena::new();
+    let paths = breaker
+        .build_tree_limited(&class, &mut arena, 1000)
+        .unwrap_err();
+    assert!(paths > 1000, "{paths}");
+    assert_eq!(arena.created(), 0);
+}
