@@ -190,28 +190,36 @@ impl ScoringTable {
         &self.text
     }
 
-    fn points(&self, len: usize, letters: &[u8]) -> u32 {
+    /// The points of a word of `len` letters as spelled, with these `letters` (16 = the Qu
+    /// die), without saturation.
+    fn exact_points(&self, len: usize, letters: &[u8]) -> u128 {
         if len < 3 {
             return 0;
         }
-        let per_length = self.by_length[len.min(self.by_length.len() - 1)];
+        let per_length = self.by_length[len.min(self.by_length.len() - 1)] as u128;
         match &self.letters {
             None => per_length,
             Some(values) => {
-                const Q: u8 = b'q' - b'a';
-                let sum = letters.iter().fold(0u32, |acc, &l| {
-                    let v = values[l as usize];
-                    let v = if l == Q {
-                        v.saturating_add(values[(b'u' - b'a') as usize])
-                    } else {
-                        v
-                    };
-                    acc.saturating_add(v)
-                });
-                sum.saturating_mul(per_length)
+                let sum: u128 = letters
+                    .iter()
+                    .map(|&l| {
+                        let v = values[l as usize] as u128;
+                        if l == LETTER_Q {
+                            v + values[LETTER_U] as u128
+                        } else {
+                            v
+                        }
+                    })
+                    .sum();
+                sum * per_length
             }
         }
     }
+}
+
+/// `points` as a word's 32-bit points: `u32::MAX` past it.
+fn saturate(points: u128) -> u32 {
+    points.min(u32::MAX as u128) as u32
 }
 
 /// `u`'s place among the letters (the Qu die adds its value to q's).
@@ -256,13 +264,17 @@ impl Scoring {
     /// which is why commands refuse a scoring that does so for a word of their list
     /// ([`Scoring::word_beyond_u32`]).
     pub fn points_of(self, letters: &[u8]) -> u32 {
-        const Q: u8 = b'q' - b'a';
-        let len = letters.len() + letters.iter().filter(|&&l| l == Q).count();
+        saturate(self.exact_points(letters))
+    }
+
+    /// [`Scoring::points_of`] without saturation.
+    fn exact_points(self, letters: &[u8]) -> u128 {
+        let len = letters.len() + letters.iter().filter(|&&l| l == LETTER_Q).count();
         match self {
             Scoring::Boojum if len >= 3 => {
-                let values: u32 = letters
+                let values: u128 = letters
                     .iter()
-                    .map(|&l| BOOJUM_VALUES[l as usize] + if l == Q { 1 } else { 0 })
+                    .map(|&l| (BOOJUM_VALUES[l as usize] + u32::from(l == LETTER_Q)) as u128)
                     .sum();
                 let multiplier = match len {
                     3 | 4 => 1,
@@ -272,17 +284,22 @@ impl Scoring {
                     8 => 5,
                     _ => 6,
                 };
-                values.saturating_mul(multiplier)
+                values * multiplier
             }
-            Scoring::Table(table) => table.points(len, letters),
-            _ => self.length_points(len),
+            Scoring::Table(table) => table.exact_points(len, letters),
+            _ => self.exact_length_points(len),
         }
     }
 
     /// Points of a word of `len` letters as spelled, for the scorings whose points depend on
-    /// the length only (for `boojum`, the multiplier: letter values are added by
-    /// [`Scoring::points_of`]).
+    /// the length only, saturated as [`Scoring::points_of`] is.
     fn length_points(self, len: usize) -> u32 {
+        saturate(self.exact_length_points(len))
+    }
+
+    /// [`Scoring::length_points`] without saturation (0 for `boojum` and tables, whose
+    /// points [`Scoring::exact_points`] makes from the letters too).
+    fn exact_length_points(self, len: usize) -> u128 {
         if len < 3 {
             return 0;
         }
@@ -295,9 +312,9 @@ impl Scoring {
                 _ => 11,
             },
             Scoring::Words => 1,
-            Scoring::Pow2 => 1u32.checked_shl(len as u32 - 3).unwrap_or(u32::MAX),
+            Scoring::Pow2 => 1u128.checked_shl(len as u32 - 3).unwrap_or(u128::MAX),
             Scoring::Fibonacci => {
-                let (mut a, mut b) = (1u32, 1u32); // lengths 3 and 4
+                let (mut a, mut b) = (1u128, 1u128); // lengths 3 and 4
                 for _ in 4..=len {
                     (a, b) = (b, a.saturating_add(b));
                 }
@@ -371,53 +388,6 @@ impl Scoring {
             true
         });
         found
-    }
-
-    /// [`Scoring::points_of`] without saturation.
-    fn exact_points(self, letters: &[u8]) -> u128 {
-        let len = letters.len() + letters.iter().filter(|&&l| l == LETTER_Q).count();
-        let sum_of = |values: &[u32; 26]| -> u128 {
-            letters
-                .iter()
-                .map(|&l| {
-                    let v = values[l as usize] as u128;
-                    if l == LETTER_Q {
-                        v + values[LETTER_U] as u128
-                    } else {
-                        v
-                    }
-                })
-                .sum()
-        };
-        match self {
-            Scoring::Table(table) if len >= 3 => {
-                let per_length = table.by_length[len.min(table.by_length.len() - 1)] as u128;
-                match &table.letters {
-                    None => per_length,
-                    Some(values) => sum_of(values) * per_length,
-                }
-            }
-            Scoring::Pow2 | Scoring::Fibonacci => self.exact_length_points(len),
-            // Standard, words and boojum never saturate (see `word_beyond_u32`).
-            _ => self.points_of(letters) as u128,
-        }
-    }
-
-    /// [`Scoring::length_points`] without saturation, for `pow2` and `fibonacci` (the others'
-    /// points fit): lengths up to twice [`MAX_CELLS`] (every die a Qu).
-    fn exact_length_points(self, len: usize) -> u128 {
-        match self {
-            _ if len < 3 => 0,
-            Scoring::Pow2 => 1u128.checked_shl(len as u32 - 3).unwrap_or(u128::MAX),
-            Scoring::Fibonacci => {
-                let (mut a, mut b) = (1u128, 1u128); // lengths 3 and 4
-                for _ in 4..=len {
-                    (a, b) = (b, a.saturating_add(b));
-                }
-                a
-            }
-            _ => self.length_points(len) as u128,
-        }
     }
 
     /// The name used on the command line and in manifests; for a table, its one-line form
