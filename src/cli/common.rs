@@ -5,7 +5,7 @@ use bogglemax::board::{Board, Size};
 use bogglemax::dict::Dictionary;
 use bogglemax::solve::Scoring;
 use clap::Args;
-use std::io::{BufRead, Read, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 /// `--wordlist` and `--scoring`.
@@ -78,28 +78,6 @@ impl std::fmt::Display for BoardOrigin {
             BoardOrigin::StdinLine(n) => write!(f, "stdin line {n}"),
         }
     }
-}
-
-/// Reads boards from the arguments or, when there are none, from standard input (one per
-/// line, blank lines skipped), each paired with where it came from for error messages.
-pub fn board_inputs(args: &[String]) -> anyhow::Result<Vec<(BoardOrigin, String)>> {
-    if !args.is_empty() {
-        return Ok(args
-            .iter()
-            .enumerate()
-            .map(|(i, a)| (BoardOrigin::Argument(i + 1), a.clone()))
-            .collect());
-    }
-    let mut out = Vec::new();
-    for (i, line) in std::io::stdin().lock().lines().enumerate() {
-        let line = line.context("reading standard input")?;
-        // A byte-order mark before the first line is not part of its board.
-        let t = line.trim_start_matches('\u{feff}').trim();
-        if !t.is_empty() {
-            out.push((BoardOrigin::StdinLine(i + 1), t.to_string()));
-        }
-    }
-    Ok(out)
 }
 
 /// Parses the boards of the arguments or, when there are none, of standard input (one per

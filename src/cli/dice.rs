@@ -1,8 +1,7 @@
 //! `bogglemax roll` and `rollable`: roll a 4x4 board with Boggle dice, and decide exactly
 //! (bipartite matching) whether boards can be rolled, or estimate how many random ones can.
 
-use super::common::{Output, board_inputs};
-use anyhow::Context;
+use super::common::{Output, parse_boards};
 use bogglemax::board::{Board, Dice, Size};
 use bogglemax::rng::Rng;
 use clap::Args;
@@ -110,12 +109,8 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
         return Ok(());
     }
     // Every board is read before any is printed, so bad input leaves no partial output.
-    let boards = board_inputs(&args.boards)?
-        .into_iter()
-        .map(|(origin, text)| Ok((origin, Board::parse(size, &text).with_context(|| origin)?)))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    for (origin, board) in boards {
-        match dice.assign(&board).with_context(|| origin)? {
+    for board in parse_boards(&args.boards, size)? {
+        match dice.assign(&board)? {
             Some(assignment) => {
                 let pairs: Vec<String> = assignment
                     .iter()

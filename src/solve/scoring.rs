@@ -353,12 +353,14 @@ impl Scoring {
         const MAX: u128 = u32::MAX as u128;
         // Whether any word might: a cheap upper bound first, so that the usual scorings
         // never walk the word list.
-        let longest = trie.raw_word_len().iter().copied().max().unwrap_or(0) as usize;
         let might = match self {
             Scoring::Standard | Scoring::Words => false,
             // At most 6 × 11 × MAX_CELLS points: far below.
             Scoring::Boojum => false,
-            Scoring::Pow2 | Scoring::Fibonacci => self.exact_length_points(longest) > MAX,
+            Scoring::Pow2 | Scoring::Fibonacci => {
+                let longest = trie.raw_word_len().iter().copied().max().unwrap_or(0);
+                self.exact_length_points(longest as usize) > MAX
+            }
             Scoring::Table(table) => match &table.letters {
                 None => false,
                 Some(values) => {
