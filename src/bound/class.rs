@@ -34,6 +34,14 @@ pub enum ClassError {
     /// A set with a character outside a-z, or empty.
     #[error("bad letter set '{0}': use letters a-z, e.g. 'aeiou'")]
     BadSet(String),
+    /// A set that names a letter twice (a typo more often than not).
+    #[error("letter set '{set}' has '{letter}' twice: name each letter once")]
+    RepeatedLetter {
+        /// The set as written.
+        set: String,
+        /// The letter written twice.
+        letter: char,
+    },
     /// Bucket lists must cover the alphabet exactly once.
     #[error("partition '{sets}' {problem}; each bucket list must cover a-z exactly once")]
     NotAPartition {
@@ -60,15 +68,22 @@ pub enum ClassError {
     },
 }
 
-/// Parses one letter set such as `aeiou`.
+/// Parses one letter set such as `aeiou` (upper case allowed, each letter once).
 pub fn parse_set(s: &str) -> Result<LetterSet, ClassError> {
-    let mut set = 0;
+    let mut set: LetterSet = 0;
     for ch in s.chars() {
         let l = ch.to_ascii_lowercase();
         if !l.is_ascii_lowercase() {
             return Err(ClassError::BadSet(s.to_string()));
         }
-        set |= 1 << (l as u8 - b'a');
+        let bit = 1 << (l as u8 - b'a');
+        if set & bit != 0 {
+            return Err(ClassError::RepeatedLetter {
+                set: s.to_string(),
+                letter: l,
+            });
+        }
+        set |= bit;
     }
     if set == 0 {
         return Err(ClassError::BadSet(s.to_string()));
@@ -406,6 +421,32 @@ impl ClassSpace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_letter_set_names_each_letter_once() {
+        assert_eq!(parse_set("Ab"), Ok(0b11));
+        assert_eq!(
+            parse_set("aeia"),
+            Err(ClassError::RepeatedLetter {
+                set: "aeia".to_string(),
+                letter: 'a'
+            })
+        );
+        assert!(matches!(
+            parse_set("bB"),
+            Err(ClassError::RepeatedLetter { letter: 'b', .. })
+        ));
+        let size: Size = "2x2".parse().unwrap();
+        assert!(matches!(
+            BoardClass::parse(size, "ab aab c d"),
+            Err(ClassError::RepeatedLetter { .. })
+        ));
+        // A bucket list with a letter twice in one bucket was once read as a partition.
+        assert!(matches!(
+            Partition::parse("aaeiou bcdfghjklmnpqrstvwxyz"),
+            Err(ClassError::RepeatedLetter { .. })
+        ));
+    }
 
     #[test]
     fn partitions_must_cover_alphabet_once() {
