@@ -73,21 +73,36 @@ fn qu_is_spelled_out() {
 }
 
 #[test]
-fn many_boards_from_stdin_keep_input_order() {
+fn many_boards_from_stdin_keep_input_order_on_any_thread_count() {
     let boards = ["abcdefghijklmnop", "perslatgsineters", "eeesrvrreeesrsrs"];
     let mut input = String::new();
-    for i in 0..300 {
+    for i in 0..700 {
         input.push_str(boards[i % 3]);
         input.push('\n');
     }
-    let out = score_stdin(input.as_bytes());
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("utf-8");
     let want = ["18", "3625", "189"];
-    for (i, line) in text.lines().enumerate() {
-        assert_eq!(line, format!("{}: {}", boards[i % 3], want[i % 3]));
+    let multi = ["multi=18 demulti=18", "multi=", "multi="];
+    for threads in ["0", "1", "3"] {
+        let out = run_stdin(&["score", "--threads", threads], input.as_bytes());
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        for (i, line) in text.lines().enumerate() {
+            assert_eq!(line, format!("{}: {}", boards[i % 3], want[i % 3]));
+        }
+        assert_eq!(text.lines().count(), 700, "--threads {threads}");
+        // The other output path (a line a board, built by the workers).
+        let out = run_stdin(
+            &["score", "--multi", "--threads", threads],
+            input.as_bytes(),
+        );
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        for (i, line) in text.lines().enumerate() {
+            let head = format!("{}: {} {}", boards[i % 3], want[i % 3], multi[i % 3]);
+            assert!(line.starts_with(&head), "--threads {threads}: {line}");
+        }
+        assert_eq!(text.lines().count(), 700, "--threads {threads} --multi");
     }
-    assert_eq!(text.lines().count(), 300);
 }
 
 #[test]

@@ -374,6 +374,19 @@ fn rollable_estimates() {
     let new = ratio("new");
     assert!((3.4..4.2).contains(&classic), "{classic}");
     assert!((10.5..13.0).contains(&new), "{new}");
+    // The count depends on the seed alone, not on how many threads share the boards.
+    let run = |threads: &str| {
+        stdout_ok(&[
+            "rollable",
+            "--estimate",
+            "20000",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+        ])
+    };
+    assert_eq!(run("1"), run("3"));
 }
 
 #[test]

@@ -62,6 +62,15 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
     Ok(n)
 }
 
+/// A pool of `threads` worker threads (0: one per core) for a command's parallel work.
+pub fn worker_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
+    use anyhow::Context;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting worker threads")
+}
+
 /// Where a board given to a command came from, for its error message.
 #[derive(Clone, Copy, Debug)]
 pub enum BoardOrigin {

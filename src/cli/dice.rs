@@ -1,7 +1,7 @@
 //! `bogglemax roll` and `rollable`: roll a 4x4 board with Boggle dice, and decide exactly
 //! (bipartite matching) whether boards can be rolled, or estimate how many random ones can.
 
-use super::common::{Output, parse_boards};
+use super::common::{Output, parse_boards, parse_threads, worker_pool};
 use bogglemax::board::{Board, Dice, Size};
 use bogglemax::rng::Rng;
 use clap::Args;
@@ -66,6 +66,9 @@ pub struct RollableArgs {
     /// Seed for --estimate.
     #[arg(long, default_value_t = 1, value_name = "S")]
     pub seed: u64,
+    /// Worker threads for --estimate (0: one per core). The estimate does not depend on it.
+    #[arg(long, value_name = "T", default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
     /// 4x4 boards. With none (and no --estimate), one per line from standard input.
     pub boards: Vec<String>,
 }
@@ -79,26 +82,28 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
             anyhow::bail!("--estimate must be at least 1");
         }
         let chunks = n.div_ceil(ESTIMATE_CHUNK);
-        let yes: u64 = (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let mut rng = Rng::stream(args.seed, c);
-                let count = ESTIMATE_CHUNK.min(n - c * ESTIMATE_CHUNK);
-                let mut letters = [0u8; 16];
-                let mut yes = 0;
-                for _ in 0..count {
-                    for l in &mut letters {
-                        *l = rng.index(26) as u8;
+        let yes: u64 = worker_pool(args.threads)?.install(|| {
+            (0..chunks)
+                .into_par_iter()
+                .map(|c| {
+                    let mut rng = Rng::stream(args.seed, c);
+                    let count = ESTIMATE_CHUNK.min(n - c * ESTIMATE_CHUNK);
+                    let mut letters = [0u8; 16];
+                    let mut yes = 0;
+                    for _ in 0..count {
+                        for l in &mut letters {
+                            *l = rng.index(26) as u8;
+                        }
+                        let board = Board::from_letters(size, &letters);
+                        // The board is 4x4 and the sets have 16 dice, so assign cannot fail.
+                        if dice.is_rollable(&board).unwrap_or(false) {
+                            yes += 1;
+                        }
                     }
-                    let board = Board::from_letters(size, &letters);
-                    // The board is 4x4 and the sets have 16 dice, so assign cannot fail.
-                    if dice.is_rollable(&board).unwrap_or(false) {
-                        yes += 1;
-                    }
-                }
-                yes
-            })
-            .sum();
+                    yes
+                })
+                .sum()
+        });
         let ratio = if yes == 0 {
             "none".to_string()
         } else {

@@ -1,7 +1,8 @@
 //! `bogglemax score`: score boards given as arguments or on standard input.
 
-use super::common::{DictArgs, Output, parse_boards, parse_size};
-use bogglemax::board::{Geometry, Size};
+use super::common::{DictArgs, Output, parse_boards, parse_size, parse_threads, worker_pool};
+use bogglemax::board::{Board, Geometry, Size};
+use bogglemax::dict::Dictionary;
 use bogglemax::solve::Solver;
 use clap::Args;
 use rayon::prelude::*;
@@ -29,8 +30,11 @@ pub struct ScoreArgs {
     /// Draw each board as its grid (rows as rows, Qu as one cell) before its score line.
     #[arg(long)]
     pub grid: bool,
+    /// Worker threads scoring the boards (0: one per core). The output does not depend on it.
+    #[arg(long, value_name = "T", default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
     /// Boards, as letters in column-major order. With none, one board per line is read from
-    /// standard input and scored on all cores, printed in input order. Consecutive boards
+    /// standard input and scored on --threads cores, printed in input order. Consecutive boards
     /// that differ from the first of them in one and the same cell (a board's one-letter
     /// changes, a cell at a time) are scored together in one walk, about twice as fast.
     pub boards: Vec<String>,
@@ -64,6 +68,16 @@ pub fn show(args: &ShowArgs, out: &mut Output) -> anyhow::Result<()> {
 pub fn run(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<()> {
     let dict = args.dict.load()?;
     let boards = parse_boards(&args.boards, args.size)?;
+    worker_pool(args.threads)?.install(|| score_boards(args, &dict, &boards, out))
+}
+
+/// Scores `boards` and prints them, on the current thread pool.
+fn score_boards(
+    args: &ScoreArgs,
+    dict: &Dictionary,
+    boards: &[Board],
+    out: &mut Output,
+) -> anyhow::Result<()> {
     let geometry = Geometry::new(args.size);
     let trie = dict.trie();
     let first = Solver::new(trie, &geometry, args.dict.scoring);
