@@ -285,7 +285,7 @@ fn check_assignment(line: &str, dice: &str) {
             (l.chars().next().expect("a letter"), d)
         })
         .collect();
-    assert_eq!(pairs.len(), 16);
+    assert_eq!(pairs.len(), dice.split_whitespace().count());
     let letters: String = pairs.iter().map(|p| p.0).collect();
     assert_eq!(letters, board);
     let mut used: Vec<&str> = pairs.iter().map(|p| p.1).collect();
@@ -328,6 +328,62 @@ fn rolled_boards_are_rollable() {
             stdout_ok(&["roll", "--dice", set, "--seed", seed])
         );
     }
+}
+
+#[test]
+fn dice_of_ones_own_roll_boards_of_their_size() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // 25 dice, die d's faces six letters from (5d mod 26) on: every letter on some die.
+    let dice: Vec<String> = (0..25)
+        .map(|d| {
+            (0..6)
+                .map(|f| (b'a' + ((5 * d + f) % 26) as u8) as char)
+                .collect()
+        })
+        .collect();
+    let file = dir.path().join("dice25.txt");
+    std::fs::write(&file, format!("# 5x5, made up\n{}\n", dice.join("\n"))).unwrap();
+    let file = file.to_str().unwrap();
+    let all = dice.join(" ");
+    for seed in ["1", "2"] {
+        // A file of 25 dice rolls a 5x5 board unless told otherwise.
+        let board = stdout_ok(&["roll", "--dice", file, "--seed", seed]);
+        let board = board.trim();
+        assert_eq!(board.len(), 25);
+        let out = stdout_ok(&["rollable", "--dice", file, board]);
+        check_assignment(out.trim(), &all);
+        let out = stdout_ok(&["rollable", "--dice", file, "--size", "5x5", board]);
+        check_assignment(out.trim(), &all);
+    }
+    // Only dice 4, 5, 10, 15 and 20 have a 'z': five z's (on those dice, the others
+    // showing their first face) can be rolled, a sixth in place of the 'a' cannot.
+    let five = "afkpzzejotzdinszchmrzbglq";
+    let out = stdout_ok(&["rollable", "--dice", file, five]);
+    check_assignment(out.trim(), &all);
+    let six = five.replacen('a', "z", 1);
+    assert_eq!(
+        stdout_ok(&["rollable", "--dice", file, &six]).trim(),
+        format!("{six}: no")
+    );
+    // Board and dice must agree on the size; a bad die names its line.
+    fails_with(
+        &["roll", "--dice", file, "--size", "4x4"],
+        "a 4x4 board has 16 cells, but the",
+    );
+    fails_with(&["rollable", "--dice", file, "abcd"], "needs 25");
+    let two = dir.path().join("two.txt");
+    std::fs::write(&two, "abcdef\nabcdef\n").unwrap();
+    fails_with(&["roll", "--dice", two.to_str().unwrap()], "give --size");
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "abcdef\nabc1ef\n").unwrap();
+    fails_with(
+        &["roll", "--dice", bad.to_str().unwrap()],
+        "line 2: 'abc1ef'",
+    );
+    fails_with(
+        &["roll", "--dice", dir.path().to_str().unwrap()],
+        "is a directory",
+    );
 }
 
 #[test]

@@ -37,6 +37,24 @@ pub enum DiceError {
         /// The die as given.
         die: String,
     },
+    /// A line of a dice file that is not a die.
+    #[error("{set} line {line}: '{die}' is not a die of six letters a-z (q for Qu)")]
+    BadDieLine {
+        /// The file's name.
+        set: String,
+        /// Its line, from 1.
+        line: usize,
+        /// The line's text.
+        die: String,
+    },
+    /// A set with no dice, or more than a board has cells.
+    #[error("the {set} dice set has {dice} dice: a set has 1 to {MAX_DICE}")]
+    DiceCount {
+        /// The set's name.
+        set: String,
+        /// Its dice.
+        dice: usize,
+    },
     /// The board's cell count differs from the number of dice.
     #[error("a {size} board has {cells} cells, but the {set} dice set has {dice} dice")]
     WrongSize {
@@ -51,6 +69,9 @@ pub enum DiceError {
     },
 }
 
+/// The most dice in a set: a 6x6 board's cells (matchings are 64-bit masks over dice).
+pub const MAX_DICE: usize = 36;
+
 /// A set of six-sided dice.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dice {
@@ -61,8 +82,14 @@ pub struct Dice {
 }
 
 impl Dice {
-    /// A set from its dice, each six letters (`q` = Qu), at most 64 dice.
+    /// A set from its dice, each six letters (`q` = Qu), 1 to [`MAX_DICE`] dice.
     pub fn from_faces(name: &str, dice: &[&str]) -> Result<Dice, DiceError> {
+        if dice.is_empty() || dice.len() > MAX_DICE {
+            return Err(DiceError::DiceCount {
+                set: name.to_string(),
+                dice: dice.len(),
+            });
+        }
         let mut faces = Vec::with_capacity(dice.len());
         let mut masks = Vec::with_capacity(dice.len());
         for die in dice {
@@ -70,7 +97,7 @@ impl Dice {
             let bad = || DiceError::BadDie {
                 die: die.to_string(),
             };
-            if bytes.len() != 6 || dice.len() > 64 {
+            if bytes.len() != 6 {
                 return Err(bad());
             }
             let mut f = [0u8; 6];
@@ -103,6 +130,29 @@ impl Dice {
     pub fn new_set() -> Dice {
         // The constant is six lowercase letters per die, so this cannot fail.
         Dice::from_faces("new", &NEW).expect("the built-in new set is valid")
+    }
+
+    /// A set from the text of a dice file: one die a line, its six faces as letters (`q` =
+    /// Qu, upper case allowed); blank lines and `#` comments are skipped. `name` (the file's
+    /// path) names the set in errors and output.
+    pub fn from_text(name: &str, text: &str) -> Result<Dice, DiceError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut dice = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let die = line.split('#').next().unwrap_or("").trim();
+            if die.is_empty() {
+                continue;
+            }
+            if die.len() != 6 || !die.bytes().all(|b| b.is_ascii_alphabetic()) {
+                return Err(DiceError::BadDieLine {
+                    set: name.to_string(),
+                    line: i + 1,
+                    die: die.to_string(),
+                });
+            }
+            dice.push(die);
+        }
+        Dice::from_faces(name, &dice)
     }
 
     /// The set called `classic` or `new`.
@@ -141,7 +191,8 @@ impl Dice {
         self.masks[d] >> letter & 1 != 0
     }
 
-    fn check_size(&self, size: Size) -> Result<(), DiceError> {
+    /// Whether the dice fill a board of `size`, one die a cell.
+    pub fn check_size(&self, size: Size) -> Result<(), DiceError> {
         if size.cells() != self.len() {
             return Err(DiceError::WrongSize {
                 size,
@@ -272,6 +323,42 @@ mod tests {
             Err(DiceError::UnknownSet { .. })
         ));
         assert!(Dice::from_faces("x", &["abc"]).is_err());
+    }
+
+    #[test]
+    fn dice_files_are_read_and_checked() {
+        let text = "\u{feff}# two dice\nABCDEF\n\n  aaaaaq # Qu on one face\n";
+        let dice = Dice::from_text("two.txt", text).unwrap();
+        assert_eq!(dice.len(), 2);
+        assert_eq!(dice.die_text(0), "abcdef");
+        assert!(dice.has(1, 16));
+        assert_eq!(
+            Dice::from_text("bad.txt", "abcdef\nabcde\n"),
+            Err(DiceError::BadDieLine {
+                set: "bad.txt".to_string(),
+                line: 2,
+                die: "abcde".to_string()
+            })
+        );
+        assert!(matches!(
+            Dice::from_text("bad.txt", "abcdé1\n"),
+            Err(DiceError::BadDieLine { line: 1, .. })
+        ));
+        assert!(matches!(
+            Dice::from_text("empty.txt", "# nothing\n"),
+            Err(DiceError::DiceCount { dice: 0, .. })
+        ));
+        let many = "abcdef\n".repeat(MAX_DICE + 1);
+        assert!(matches!(
+            Dice::from_text("many.txt", &many),
+            Err(DiceError::DiceCount { dice: 37, .. })
+        ));
+        assert_eq!(
+            Dice::from_text("max.txt", &"abcdef\n".repeat(MAX_DICE))
+                .unwrap()
+                .len(),
+            MAX_DICE
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
-//! `bogglemax roll` and `rollable`: roll a 4x4 board with Boggle dice, and decide exactly
+//! `bogglemax roll` and `rollable`: roll a board with Boggle dice, and decide exactly
 //! (bipartite matching) whether boards can be rolled, or estimate how many random ones can.
 
-use super::common::{Output, parse_boards, parse_threads, worker_pool};
-use bogglemax::board::{Board, Dice, Size};
+use super::common::{Output, parse_boards, parse_size, parse_threads, worker_pool};
+use bogglemax::board::{Board, Dice, DiceError, Size};
 use bogglemax::rng::Rng;
 use clap::Args;
 use rayon::prelude::*;
@@ -12,29 +12,65 @@ use std::io::Write;
 /// so the estimate depends only on the seed.
 const ESTIMATE_CHUNK: u64 = 8192;
 
+/// What `--dice` says: `classic`, `new`, or a file of one die a line.
+const DICE_HELP: &str = "Dice set: classic, new (the 4x4 sets), or FILE: one die a line, its six \
+faces as letters (q for Qu), '#' comments; for example the 25 dice of a 5x5 game";
+
 fn parse_dice(s: &str) -> Result<Dice, String> {
-    Dice::by_name(s).map_err(|e| e.to_string())
+    match Dice::by_name(s) {
+        Ok(dice) => Ok(dice),
+        Err(DiceError::UnknownSet { .. }) if std::path::Path::new(s).is_dir() => {
+            Err(format!("'{s}' is a directory, not a dice file"))
+        }
+        Err(DiceError::UnknownSet { .. }) if std::path::Path::new(s).exists() => {
+            let text = std::fs::read_to_string(s)
+                .map_err(|e| format!("cannot read the dice file: {e}"))?;
+            Dice::from_text(s, &text).map_err(|e| e.to_string())
+        }
+        Err(e) => Err(format!("{e}, or an existing dice file")),
+    }
 }
 
-fn four_by_four() -> Size {
-    // 4 is within 1..=6, so this cannot fail.
-    Size::new(4, 4).expect("4x4 is a valid size")
+/// The board size of `--size`, or when it is not given, 4x4 for the named sets and the
+/// square the dice fill for a file (25 dice: 5x5); the dice must fill the board.
+fn board_size(dice: &Dice, size: Option<Size>) -> anyhow::Result<Size> {
+    let size = match size {
+        Some(size) => size,
+        None => {
+            let side = (1..=6).find(|side| side * side == dice.len());
+            // 1 to 6 is a valid side, so `Size::new` cannot fail.
+            let square = side.map(|side| Size::new(side, side).expect("a side of 1 to 6"));
+            square.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "the {} dice set has {} dice, not a square board's: give --size",
+                    dice.name(),
+                    dice.len()
+                )
+            })?
+        }
+    };
+    dice.check_size(size)?;
+    Ok(size)
 }
 
 /// Flags of `bogglemax roll`.
 #[derive(Args, Debug)]
 pub struct RollArgs {
-    /// Dice set: classic or new.
-    #[arg(long, default_value = "classic", value_parser = parse_dice, value_name = "SET")]
+    #[arg(long, default_value = "classic", value_parser = parse_dice, value_name = "SET|FILE", help = DICE_HELP)]
     pub dice: Dice,
+    /// Board size, CxR, as many cells as dice (default: 4x4, or the square a dice file
+    /// fills).
+    #[arg(long, value_parser = parse_size, value_name = "CxR")]
+    pub size: Option<Size>,
     /// Seed (default: from the clock, printed on standard error so that the roll can be
     /// made again).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
 }
 
-/// Runs `bogglemax roll`: one random 4x4 board rolled with the dice.
+/// Runs `bogglemax roll`: one random board rolled with the dice.
 pub fn run_roll(args: &RollArgs, out: &mut Output) -> anyhow::Result<()> {
+    let size = board_size(&args.dice, args.size)?;
     let seed = args.seed.unwrap_or_else(|| {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -42,7 +78,7 @@ pub fn run_roll(args: &RollArgs, out: &mut Output) -> anyhow::Result<()> {
         eprintln!("roll: --seed {seed}");
         seed
     });
-    let board = args.dice.roll(four_by_four(), &mut Rng::new(seed))?;
+    let board = args.dice.roll(size, &mut Rng::new(seed))?;
     writeln!(out, "{board}")?;
     out.flush()?;
     Ok(())
@@ -56,9 +92,12 @@ pub fn run_roll(args: &RollArgs, out: &mut Output) -> anyhow::Result<()> {
 `BOARD: no`. With --estimate N: `rollable: K/N (1 in X)` for N uniformly random boards."
 )]
 pub struct RollableArgs {
-    /// Dice set: classic or new.
-    #[arg(long, default_value = "classic", value_parser = parse_dice, value_name = "SET")]
+    #[arg(long, default_value = "classic", value_parser = parse_dice, value_name = "SET|FILE", help = DICE_HELP)]
     pub dice: Dice,
+    /// Board size, CxR, as many cells as dice (default: 4x4, or the square a dice file
+    /// fills).
+    #[arg(long, value_parser = parse_size, value_name = "CxR")]
+    pub size: Option<Size>,
     /// Instead of checking boards, estimate the fraction of N random boards (letters a-z
     /// uniform) that can be rolled.
     #[arg(long, value_name = "N", conflicts_with = "boards")]
@@ -69,14 +108,14 @@ pub struct RollableArgs {
     /// Worker threads for --estimate (0: one per core). The estimate does not depend on it.
     #[arg(long, value_name = "T", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
-    /// 4x4 boards. With none (and no --estimate), one per line from standard input.
+    /// Boards. With none (and no --estimate), one per line from standard input.
     pub boards: Vec<String>,
 }
 
 /// Runs `bogglemax rollable`.
 pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()> {
-    let size = four_by_four();
     let dice = &args.dice;
+    let size = board_size(dice, args.size)?;
     if let Some(n) = args.estimate {
         if n == 0 {
             anyhow::bail!("--estimate must be at least 1");
@@ -88,14 +127,14 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
                 .map(|c| {
                     let mut rng = Rng::stream(args.seed, c);
                     let count = ESTIMATE_CHUNK.min(n - c * ESTIMATE_CHUNK);
-                    let mut letters = [0u8; 16];
+                    let mut letters = vec![0u8; size.cells()];
                     let mut yes = 0;
                     for _ in 0..count {
                         for l in &mut letters {
                             *l = rng.index(26) as u8;
                         }
                         let board = Board::from_letters(size, &letters);
-                        // The board is 4x4 and the sets have 16 dice, so assign cannot fail.
+                        // `board_size` checked that the dice fill the board, so this cannot fail.
                         if dice.is_rollable(&board).unwrap_or(false) {
                             yes += 1;
                         }

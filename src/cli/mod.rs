@@ -78,9 +78,9 @@ pub enum Command {
     Anneal(search::AnnealArgs),
     /// Search for high-scoring boards by iterated local search: climb, kick, climb again.
     Iterate(search::IterateArgs),
-    /// Roll a random 4x4 board with Boggle dice.
+    /// Roll a random board with Boggle dice (the 4x4 sets, or dice of your own).
     Roll(dice::RollArgs),
-    /// Decide exactly whether 4x4 boards can be rolled with Boggle dice, or estimate how often.
+    /// Decide exactly whether boards can be rolled with Boggle dice, or estimate how often.
     Rollable(dice::RollableArgs),
 }
 
