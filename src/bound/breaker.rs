@@ -128,6 +128,15 @@ pub struct BreakOutcome {
 }
 
 impl BreakOutcome {
+    /// An outcome of nothing yet, for a class of `cells` cells.
+    fn empty(cells: usize) -> BreakOutcome {
+        BreakOutcome {
+            eliminated: vec![0; cells + 1],
+            merged: vec![0; cells],
+            ..BreakOutcome::default()
+        }
+    }
+
     /// Whether the class was broken by bounds alone: no candidate had to be checked.
     pub fn is_broken(&self) -> bool {
         self.demulti_count == 0
@@ -150,6 +159,25 @@ impl BreakOutcome {
         add_counts(&mut self.eliminated, &other.eliminated);
         add_counts(&mut self.merged, &other.merged);
     }
+}
+
+/// The letters of `class`'s cell `top`, in alphabetical order.
+fn top_letters(class: &BoardClass, top: usize) -> impl Iterator<Item = u8> {
+    let set = class.cells()[top];
+    (0..26u8).filter(move |&l| set >> l & 1 != 0)
+}
+
+/// How a class's top-split units get their trees ([`ClassBreaker::plan_units`]).
+struct UnitPlan {
+    /// The class's whole tree, when it was small enough to build.
+    whole: Option<SumId>,
+    /// Its bound (0 without it).
+    root_bound: u32,
+    /// Without a whole tree: one tree per pair of letters of the top two cells, not one per
+    /// letter of the top cell.
+    two_cells: bool,
+    /// The most paths of a top letter for which two-cell units share one source of paths.
+    source_limit: usize,
 }
 
 /// `class` with the first cells of `order` narrowed to `letters`, one each (one letter of a
@@ -723,12 +751,10 @@ impl<'d> ClassBreaker<'d> {
         let start = Instant::now();
         let order = self.order_for(class);
         let n = order.len();
+        let top = order.cell(0);
+        let skipped = |l: u8| hooks.as_ref().is_some_and(|h| (h.skip)(l));
         // A resumed class whose every unit is journaled needs no tree.
-        let top_letters = class.cells()[order.cell(0)];
-        if let Some(h) = hooks.as_ref()
-            && top_letters != 0
-            && (0..26u8).all(|l| top_letters >> l & 1 == 0 || (h.skip)(l))
-        {
+        if hooks.is_some() && top_letters(class, top).all(skipped) {
             return BreakOutcome {
                 eliminated: vec![0; n + 1],
                 seconds: start.elapsed().as_secs_f64(),
@@ -740,119 +766,37 @@ impl<'d> ClassBreaker<'d> {
             paths: mut buffers,
             solver,
         } = self.take_scratch();
-        let mirror = self.mirror_pair_in(class, &order);
         let mut run = Run {
             arena,
             cells: class.cells(),
+            mirror: self.mirror_pair_in(class, &order),
             order,
             letters: vec![0; n],
             settings: *settings,
             scratch: WalkScratch::default(),
             sift: Sift::default(),
             solver,
-            out: BreakOutcome {
-                eliminated: vec![0; n + 1],
-                merged: vec![0; n],
-                ..BreakOutcome::default()
-            },
+            out: BreakOutcome::empty(n),
             unit_forced: 0,
-            mirror,
             overcounts: vec![OvercountBound::default(); n + 1],
             overcount_valid: 0,
         };
-        let atoms = self.atom_trie(class.cells());
-        // Past the whole tree's limit its walk counts the paths on, up to the two-cell ones.
-        let built = self.builder(&run.order).by_atoms(&atoms).build_or_count(
-            class,
-            0,
-            self.whole_tree_paths,
-            self.two_cell_paths
-                .max(self.two_cell_paths_few_pairs)
-                .max(self.two_cell_paths_many_pairs)
-                .max(self.pair_source_paths),
-            &mut run.arena,
-            &mut buffers,
-        );
-        let whole = built.ok();
-        // The heaviest classes' units force the top two cells, if those have few letters.
-        let pairs = || {
-            let letters_at = |p: usize| class.cells()[run.order.cell(p)].count_ones();
-            letters_at(0) * letters_at(1)
-        };
-        let two_cells = n > 2
-            && pairs() <= self.two_cell_pairs
-            && built.is_err_and(|paths| paths > self.one_cell_paths(pairs()));
-        // Only a class of more paths can have a top letter of more than the pair source's limit.
-        let source_limit = if built.is_err_and(|paths| paths > self.pair_source_paths) {
-            self.pair_source_paths
-        } else {
-            usize::MAX
-        };
-        let root_bound = whole.map_or(0, |root| run.arena.bound(root));
+        let units = self.plan_units(class, &mut run, &mut buffers);
         let mut total = BreakOutcome {
-            root_bound,
+            root_bound: units.root_bound,
             eliminated: vec![0; n + 1],
             ..BreakOutcome::default()
         };
-        if whole.is_some() && (root_bound as u64) < settings.threshold as u64 {
+        if units.whole.is_some() && (units.root_bound as u64) < settings.threshold as u64 {
             total.eliminated[0] = 1;
         } else {
             // The top split: one independent unit per letter of the top cell. Unit trees
             // are built one after another, of about the same size: their paths' buffer is
             // kept from one to the next.
-            buffers.keep_all(whole.is_none());
-            let top = run.order.cell(0);
-            let mut letters = class.cells()[top];
-            while letters != 0 {
-                let l = letters.trailing_zeros() as u8;
-                letters &= letters - 1;
-                if hooks.as_ref().is_some_and(|h| (h.skip)(l)) {
-                    continue;
-                }
-                let unit_start = Instant::now();
-                let created = run.arena.created();
-                let unit_bound = match whole {
-                    Some(root) => {
-                        self.branch(&mut run, root, root_bound, 0, l);
-                        root_bound
-                    }
-                    None if two_cells => {
-                        // One tree per letter of the second cell too (of those a mirror
-                        // pair allows there, with `l` on the top cell).
-                        run.letters[top] = l;
-                        let second = run.order.cell(1);
-                        let mut seconds = MirrorPair::letters_at(
-                            run.mirror,
-                            1,
-                            &run.letters,
-                            class.cells()[second],
-                        );
-                        self.collect_pair_source(class, &run.order, l, source_limit, &mut buffers);
-                        let mut bound = 0;
-                        while seconds != 0 {
-                            let l2 = seconds.trailing_zeros() as u8;
-                            seconds &= seconds - 1;
-                            bound =
-                                bound.max(self.break_unit(&mut run, class, &[l, l2], &mut buffers));
-                        }
-                        bound
-                    }
-                    None => self.break_unit(&mut run, class, &[l], &mut buffers),
-                };
-                let mut part = std::mem::replace(
-                    &mut run.out,
-                    BreakOutcome {
-                        eliminated: vec![0; n + 1],
-                        merged: vec![0; n],
-                        ..BreakOutcome::default()
-                    },
-                );
-                part.root_bound = unit_bound;
-                part.results.sort();
-                part.candidates.sort();
-                part.nodes = run.arena.created() - created;
-                part.peak_bytes = run.arena.peak_bytes();
-                part.seconds = unit_start.elapsed().as_secs_f64();
+            buffers.keep_all(units.whole.is_none());
+            let letters: Vec<u8> = top_letters(class, top).filter(|&l| !skipped(l)).collect();
+            for l in letters {
+                let part = self.break_top_letter(&mut run, class, &units, l, &mut buffers);
                 if let Some(h) = hooks.as_mut() {
                     (h.done)(l, &part);
                 }
@@ -874,6 +818,97 @@ impl<'d> ClassBreaker<'d> {
                 solver: run.solver,
             });
         total
+    }
+
+    /// Builds the class's whole tree into `run.arena` if it has at most the whole tree's
+    /// limit of word paths, and otherwise decides how its top-split units are built: a tree
+    /// per letter of the top cell, or per pair of letters of the top two cells.
+    fn plan_units(
+        &self,
+        class: &BoardClass,
+        run: &mut Run<'_, 'd>,
+        buffers: &mut PathBuffers,
+    ) -> UnitPlan {
+        let atoms = self.atom_trie(class.cells());
+        // Past the whole tree's limit its walk counts the paths on, up to the two-cell ones.
+        let built = self.builder(&run.order).by_atoms(&atoms).build_or_count(
+            class,
+            0,
+            self.whole_tree_paths,
+            self.two_cell_paths
+                .max(self.two_cell_paths_few_pairs)
+                .max(self.two_cell_paths_many_pairs)
+                .max(self.pair_source_paths),
+            &mut run.arena,
+            buffers,
+        );
+        // The heaviest classes' units force the top two cells, if those have few letters.
+        let pairs = || {
+            let letters_at = |p: usize| class.cells()[run.order.cell(p)].count_ones();
+            letters_at(0) * letters_at(1)
+        };
+        let two_cells = run.order.len() > 2
+            && pairs() <= self.two_cell_pairs
+            && built.is_err_and(|paths| paths > self.one_cell_paths(pairs()));
+        // Only a class of more paths can have a top letter of more than the pair source's limit.
+        let source_limit = if built.is_err_and(|paths| paths > self.pair_source_paths) {
+            self.pair_source_paths
+        } else {
+            usize::MAX
+        };
+        let whole = built.ok();
+        UnitPlan {
+            whole,
+            root_bound: whole.map_or(0, |root| run.arena.bound(root)),
+            two_cells,
+            source_limit,
+        }
+    }
+
+    /// Breaks the sub-class whose top cell has letter `l` (from the whole tree, or from
+    /// unit trees built for it) and returns that unit's outcome, `run.out` left empty.
+    fn break_top_letter(
+        &self,
+        run: &mut Run<'_, 'd>,
+        class: &BoardClass,
+        units: &UnitPlan,
+        l: u8,
+        buffers: &mut PathBuffers,
+    ) -> BreakOutcome {
+        let unit_start = Instant::now();
+        let created = run.arena.created();
+        let unit_bound = match units.whole {
+            Some(root) => {
+                self.branch(run, root, units.root_bound, 0, l);
+                units.root_bound
+            }
+            None if units.two_cells => {
+                // One tree per letter of the second cell too (of those a mirror pair allows
+                // there, with `l` on the top cell).
+                let top = run.order.cell(0);
+                run.letters[top] = l;
+                let second = run.order.cell(1);
+                let mut seconds =
+                    MirrorPair::letters_at(run.mirror, 1, &run.letters, class.cells()[second]);
+                self.collect_pair_source(class, &run.order, l, units.source_limit, buffers);
+                let mut bound = 0;
+                while seconds != 0 {
+                    let l2 = seconds.trailing_zeros() as u8;
+                    seconds &= seconds - 1;
+                    bound = bound.max(self.break_unit(run, class, &[l, l2], buffers));
+                }
+                bound
+            }
+            None => self.break_unit(run, class, &[l], buffers),
+        };
+        let mut part = std::mem::replace(&mut run.out, BreakOutcome::empty(run.order.len()));
+        part.root_bound = unit_bound;
+        part.results.sort();
+        part.candidates.sort();
+        part.nodes = run.arena.created() - created;
+        part.peak_bytes = run.arena.peak_bytes();
+        part.seconds = unit_start.elapsed().as_secs_f64();
+        part
     }
 
     /// Builds the unit tree of `class` whose first cells of the order have `letters`
