@@ -165,6 +165,43 @@ fn fibonacci_and_boojum_scoring() {
     );
 }
 
+/// `dict info` counts the lines a text list loses to the filter; lone-CR line ends and
+/// byte-order marks of joined files do not cost a word; a line that is not UTF-8 is named.
+#[test]
+fn word_list_lines_skipped_counted_and_named() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let list = dir.path().join("odd.txt");
+    std::fs::write(
+        &list,
+        "\u{feff}cat\rsea\r\nqat\n\u{feff}tea\n\ndon't\nab\n  eat \ncafé\nqueen\n",
+    )
+    .expect("write");
+    let list_s = list.to_str().expect("utf-8");
+    let info = stdout_ok(&["dict", "info", list_s]);
+    assert!(info.contains("words: 5\n"), "{info}");
+    assert!(info.contains("skipped: 4 lines"), "{info}");
+    // A compiled dictionary does not know its source's skipped lines.
+    let dict = dir.path().join("odd.dict");
+    let dict_s = dict.to_str().expect("utf-8");
+    stdout_ok(&["dict", "build", list_s, "-o", dict_s]);
+    let info = stdout_ok(&["dict", "info", dict_s]);
+    assert!(
+        info.contains("words: 5\n") && !info.contains("skipped"),
+        "{info}"
+    );
+    // 2x2 'seat': sea, eat, tea and 'cat' nowhere; the old-Mac CR split 'cat' from 'sea'.
+    assert_eq!(
+        stdout_ok(&["score", "--size", "2x2", "--wordlist", list_s, "seat"]).trim(),
+        "seat: 3"
+    );
+    let latin1 = dir.path().join("latin1.txt");
+    std::fs::write(&latin1, b"cat\ndog\nna\xefve\n").expect("write");
+    fails_with(
+        &["dict", "info", latin1.to_str().expect("utf-8")],
+        "line 3 is not UTF-8 text",
+    );
+}
+
 #[test]
 fn compiled_dictionary_round_trip_and_corruption() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -11,7 +11,8 @@ use std::path::PathBuf;
 /// `--wordlist` and `--scoring`.
 #[derive(Args, Debug, Clone)]
 pub struct DictArgs {
-    /// Word list: a text file (one word per line) or a compiled dictionary from
+    /// Word list: a text file (one word per line; lines other than 3+ letters a-z with every
+    /// q followed by u are skipped, `dict info` counts them) or a compiled dictionary from
     /// `bogglemax dict build`. Default: ENABLE2K, built in.
     #[arg(long, value_name = "PATH")]
     pub wordlist: Option<PathBuf>,

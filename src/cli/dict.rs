@@ -82,5 +82,11 @@ fn print_info(dict: &Dictionary, out: &mut Output) -> anyhow::Result<()> {
     writeln!(out, "sha256: {}", info.sha256)?;
     writeln!(out, "words: {}", info.words)?;
     writeln!(out, "nodes: {}", info.nodes)?;
+    if let Some(skipped) = info.skipped_lines {
+        writeln!(
+            out,
+            "skipped: {skipped} lines (not blank, and not a word of 3+ letters a-z with every q followed by u)"
+        )?;
+    }
     Ok(())
 }

@@ -35,6 +35,8 @@ pub struct FilteredWords {
     starts: Vec<usize>,
     /// Each word's length as spelled, counting both letters of `qu` (the length that scores).
     spelled_len: Vec<u8>,
+    /// Lines of the list that were not blank and that the filter refused.
+    skipped_lines: usize,
 }
 
 impl FilteredWords {
@@ -59,6 +61,11 @@ impl FilteredWords {
         self.spelled_len[i]
     }
 
+    /// Lines of the list that were not blank and that the filter refused.
+    pub fn skipped_lines(&self) -> usize {
+        self.skipped_lines
+    }
+
     /// Every word's spelled length, by position.
     pub fn spelled_lens(&self) -> &[u8] {
         &self.spelled_len
@@ -70,6 +77,7 @@ impl FilteredWords {
             letters: Vec::with_capacity(self.letters.len()),
             starts: vec![0],
             spelled_len: Vec::with_capacity(order.len()),
+            skipped_lines: self.skipped_lines,
         };
         for &i in order {
             let word = self.letters(i);
@@ -84,18 +92,23 @@ impl FilteredWords {
     }
 }
 
-/// Filters a whole word list (one word per line, CRLF tolerated); duplicates are removed and
-/// the words are returned sorted by their folded letters.
+/// Filters a whole word list (one word per line; lines end in LF, CRLF or a lone CR, and a
+/// byte-order mark at a line's start is dropped, as lists joined with `cat` carry them);
+/// duplicates are removed and the words are returned sorted by their folded letters.
 pub fn filter_words(text: &str) -> FilteredWords {
     let mut words = FilteredWords {
         letters: Vec::with_capacity(text.len()),
         starts: vec![0],
         spelled_len: Vec::new(),
+        skipped_lines: 0,
     };
-    for line in text.lines() {
+    for line in text.split(['\n', '\r']) {
+        let line = line.trim_start_matches('\u{feff}');
         if let Some(len) = fold_into(line, &mut words.letters) {
             words.starts.push(words.letters.len());
             words.spelled_len.push(len);
+        } else if !line.trim().is_empty() {
+            words.skipped_lines += 1;
         }
     }
     // A list sorted as written (ENABLE2K and most lists) is sorted folded too, since every
@@ -158,7 +171,19 @@ mod tests {
         assert_eq!(spelled, expected);
         assert_eq!(words.spelled_lens(), &[3, 3, 4, 4, 3]);
         let sorted = filter_words("cat\ndog\nquit\nquiz\nzoo\n");
-        assert_eq!(words, sorted);
+        assert_eq!(words.letters, sorted.letters);
+        assert_eq!((words.skipped_lines(), sorted.skipped_lines()), (2, 0));
         assert!(filter_words("ab\nq\n").is_empty());
+    }
+
+    /// Lines end in LF, CRLF or a lone CR (old Mac files); a byte-order mark at any line's
+    /// start (lists joined with `cat`) is not part of the word; blank lines are not counted
+    /// as skipped, refused ones are.
+    #[test]
+    fn line_ends_and_byte_order_marks() {
+        let words = filter_words("\u{feff}cat\rsea\r\n\u{feff}tea\n\n  \r\neat\rab\rcafé\n");
+        let spelled: Vec<String> = (0..words.len()).map(|i| spell(words.letters(i))).collect();
+        assert_eq!(spelled, ["cat", "eat", "sea", "tea"]);
+        assert_eq!(words.skipped_lines(), 2);
     }
 }

@@ -47,10 +47,12 @@ pub enum DictError {
         err: FormatError,
     },
     /// A text word list that is not UTF-8.
-    #[error("{path}: word list is not UTF-8 text")]
+    #[error("{path}: line {line} is not UTF-8 text: save the word list as UTF-8 (or ASCII)")]
     NotText {
         /// The file.
         path: PathBuf,
+        /// The first line that is not UTF-8, from 1.
+        line: usize,
     },
     /// A word list with no usable word.
     #[error("{path}: no usable words (need a-z words of 3+ letters, one per line)")]
@@ -71,6 +73,9 @@ pub struct DictInfo {
     pub words: usize,
     /// Nodes of the prefix tree.
     pub nodes: usize,
+    /// Lines of a text word list that the filter refused (not blank, and not a word of 3+
+    /// letters a-z with every q followed by u); `None` for a compiled or the built-in one.
+    pub skipped_lines: Option<usize>,
 }
 
 /// The serialized form of a compiled dictionary (inside the framing of [`crate::format`]).
@@ -120,6 +125,7 @@ impl Dictionary {
                 sha256: ENABLE2K_SHA256.into(),
                 words: trie.word_count(),
                 nodes: trie.node_count(),
+                skipped_lines: None,
             },
             storage: Storage::BuiltIn,
         }
@@ -134,8 +140,8 @@ impl Dictionary {
 
     /// [`Dictionary::from_text`] with the text's SHA-256 already known.
     fn from_text_hashed(source: &str, text: &str, sha256: String) -> Dictionary {
-        // A byte-order mark, as Windows editors write, is not part of the first word.
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        // A byte-order mark, as Windows editors write, is not part of the first word: the
+        // filter drops it.
         let words = filter_words(text);
         let buf = TrieBuf::build(&words);
         Dictionary {
@@ -144,6 +150,7 @@ impl Dictionary {
                 sha256,
                 words: buf.word_len.len(),
                 nodes: buf.nodes.len() / 3,
+                skipped_lines: Some(words.skipped_lines()),
             },
             storage: Storage::Owned(buf),
         }
@@ -166,11 +173,13 @@ impl Dictionary {
                 err,
             });
         }
-        let Ok(text) = std::str::from_utf8(bytes.as_ref()) else {
-            return Err(DictError::NotText {
+        let text = std::str::from_utf8(bytes.as_ref()).map_err(|e| {
+            let before = &bytes.as_ref()[..e.valid_up_to()];
+            DictError::NotText {
                 path: path.to_path_buf(),
-            });
-        };
+                line: 1 + before.iter().filter(|&&b| b == b'\n').count(),
+            }
+        })?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -207,6 +216,7 @@ impl Dictionary {
             sha256: archive.sha256.to_string(),
             words: archive.word_len.len(),
             nodes: nodes.len() / 3,
+            skipped_lines: None,
         };
         Ok(Dictionary {
             info,
@@ -322,7 +332,12 @@ mod tests {
         let d = Dictionary::from_text("t.txt", b"cat\ncats\nqueen\ndog\n");
         let bytes = d.to_compiled();
         let back = Dictionary::from_compiled(FileBytes::copy_of(&bytes)).unwrap();
-        assert_eq!(back.info(), d.info());
+        // A compiled file does not record the source's skipped lines.
+        let info = DictInfo {
+            skipped_lines: None,
+            ..d.info().clone()
+        };
+        assert_eq!(back.info(), &info);
         assert_eq!(back.trie().raw_nodes(), d.trie().raw_nodes());
         for cut in [1, 8, 20, bytes.len() / 2] {
             assert!(
