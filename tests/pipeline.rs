@@ -348,6 +348,20 @@ fn locks_mismatches_and_incomplete_runs() {
         err.contains("asked score: 21, the run has score: 20"),
         "{err}"
     );
+    // The same list under another name is the same list (a second machine's copy); a list
+    // of other contents under the same name is not.
+    let copy = dir.path().join("copy-of-list.txt");
+    std::fs::copy(&list, &copy).expect("copy list");
+    let renamed = plan("20", &copy, &runp, true);
+    assert!(renamed.status.success());
+    let said = String::from_utf8_lossy(&renamed.stdout);
+    assert!(said.contains("of the same contents"), "{said}");
+    let changed_dir = tempfile::tempdir().expect("tempdir");
+    let changed = changed_dir.path().join(list.file_name().expect("a name"));
+    std::fs::write(&changed, "dare\nread\n").expect("write");
+    let refused = plan("20", &changed, &runp, true);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("sha256"));
 
     // Merge of an unbroken run: incomplete, exit 1, naming the shards.
     let out = run(&["merge", s(&runp)]);

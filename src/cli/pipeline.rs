@@ -46,7 +46,8 @@ pub struct PlanArgs {
     #[arg(long, value_name = "RUN")]
     pub out: PathBuf,
     /// If RUN exists and was planned with exactly these settings, keep it (to resume);
-    /// if its settings differ, refuse.
+    /// if its settings differ, refuse. The word list is compared by its contents (SHA-256),
+    /// not its file name.
     #[arg(long)]
     pub reuse: bool,
     /// Deal classes to shards by these per-class costs (a file from `estimate --costs-out`
@@ -122,7 +123,13 @@ fn reuse_run(
 ) -> anyhow::Result<()> {
     let run = RunDir::open(path)?;
     let m = run.manifest();
-    let want = pipeline::planned_manifest(dict, settings, m.classes);
+    let mut want = pipeline::planned_manifest(dict, settings, m.classes);
+    // A word list of the same contents (its SHA-256) under another file name or path is the
+    // same list: the run keeps the name it was planned with.
+    let renamed = want.wordlist != m.wordlist && want.wordlist_sha256 == m.wordlist_sha256;
+    if renamed {
+        want.wordlist.clone_from(&m.wordlist);
+    }
     // The same run: every setting equal (the tool version may differ, as for resuming).
     if m.run_id() != want.run_id() {
         // One line: each setting asked for that differs, beside the run's.
@@ -139,7 +146,16 @@ fn reuse_run(
             diffs.join("; ")
         );
     }
-    writeln!(out, "reusing {} (same settings)", path.display())?;
+    if renamed {
+        writeln!(
+            out,
+            "reusing {} (same settings; the run names its word list, of the same contents, {})",
+            path.display(),
+            m.wordlist
+        )?;
+    } else {
+        writeln!(out, "reusing {} (same settings)", path.display())?;
+    }
     Ok(())
 }
 
