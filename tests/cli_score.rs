@@ -485,6 +485,20 @@ fn a_table_beyond_32_bit_word_points_is_refused() {
         ],
         "would score more than 4294967295 points",
     );
+    // A named scoring has no values to make smaller: pow2 gives a 35-letter word 2^32.
+    let long = dir.path().join("long.txt");
+    std::fs::write(&long, format!("cat\n{}\n", "ab".repeat(17) + "c")).expect("write");
+    fails_with(
+        &[
+            "score",
+            "--scoring",
+            "pow2",
+            "--wordlist",
+            long.to_str().unwrap(),
+            "streaedlp",
+        ],
+        "leave the word out of the list or choose another scoring",
+    );
     let fits = dir.path().join("fits.txt");
     // Every word scores 10^4 × 10^4 × its letters (Qu two): ENABLE2K's longest word, 28
     // letters, 2.8 × 10^9 points; the board's 267 words 10^8 times their letters.

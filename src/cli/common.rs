@@ -35,9 +35,13 @@ impl DictArgs {
     pub fn load(&self) -> anyhow::Result<Dictionary> {
         let dict = Dictionary::load(self.wordlist.as_deref())?;
         if let Some(word) = self.scoring.word_beyond_u32(dict.trie()) {
+            let remedy = match self.scoring {
+                Scoring::Table(_) => "use smaller values",
+                _ => "leave the word out of the list or choose another scoring",
+            };
             anyhow::bail!(
                 "--scoring: the word '{word}' would score more than {} points, and a \
-                 word's points are kept in 32 bits (a board's score in 64): use smaller values",
+                 word's points are kept in 32 bits (a board's score in 64): {remedy}",
                 u32::MAX
             );
         }
