@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Stdio;
 
 mod common;
-use common::{bin, fails_with, stdout_ok};
+use common::{bin, fails_with, run, stdout_ok};
 
 #[test]
 fn published_scores() {
@@ -194,6 +194,34 @@ fn word_list_lines_skipped_counted_and_named() {
         stdout_ok(&["score", "--size", "2x2", "--wordlist", list_s, "seat"]).trim(),
         "seat: 3"
     );
+    // A list none of whose words fits the board is noted (every score is 0), once.
+    let long = dir.path().join("long.txt");
+    std::fs::write(&long, "abandonment\nquadrillion\n").expect("write");
+    let out = run(&[
+        "score",
+        "--size",
+        "3x3",
+        "--wordlist",
+        long.to_str().expect("utf-8"),
+        "streaedlp",
+    ]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "streaedlp: 0\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no word of long.txt fits a 3x3 board (the shortest takes 10 dice)"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let out = run(&[
+        "score",
+        "--size",
+        "3x4",
+        "--wordlist",
+        long.to_str().expect("utf-8"),
+        "abandonxxxxx",
+    ]);
+    assert!(out.status.success() && out.stderr.is_empty());
     let latin1 = dir.path().join("latin1.txt");
     std::fs::write(&latin1, b"cat\ndog\nna\xefve\n").expect("write");
     fails_with(

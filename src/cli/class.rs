@@ -139,7 +139,7 @@ fn breaker<'d>(
 /// Runs `bogglemax bound`.
 pub fn run_bound(args: &BoundArgs, out: &mut Output) -> anyhow::Result<()> {
     let class = parse_class(args.size, &args.class)?;
-    let dict = args.dict.load()?;
+    let dict = args.dict.load(args.size)?;
     let geometry = Geometry::new(args.size);
     let scoring = args.dict.scoring;
     let breaker = breaker(&dict, args.size, scoring, args.cell_order.as_deref())?;
@@ -219,7 +219,7 @@ pub struct BreakClassArgs {
 /// Runs `bogglemax break-class`.
 pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Result<()> {
     let class = parse_class(args.size, &args.class)?;
-    let dict = args.dict.load()?;
+    let dict = args.dict.load(args.size)?;
     let mut settings = BreakSettings::with_default_switchover(args.score);
     if let Some(b) = args.switchover {
         settings.switchover = b;

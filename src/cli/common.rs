@@ -30,10 +30,20 @@ pub struct DictArgs {
 }
 
 impl DictArgs {
-    /// Loads the dictionary these flags name, refusing a scoring that would give one of its
-    /// words more points than a word's 32 bits hold.
-    pub fn load(&self) -> anyhow::Result<Dictionary> {
+    /// Loads the dictionary these flags name for boards of `size`, refusing a scoring that
+    /// would give one of its words more points than a word's 32 bits hold, and noting on
+    /// standard error when no word of the list fits such a board (every score is then 0).
+    pub fn load(&self, size: Size) -> anyhow::Result<Dictionary> {
         let dict = Dictionary::load(self.wordlist.as_deref())?;
+        if let Some(fewest) = dict.trie().fewest_dice()
+            && fewest > size.cells()
+        {
+            eprintln!(
+                "bogglemax: note: no word of {} fits a {size} board (the shortest takes {fewest} \
+                 dice): every board scores 0",
+                dict.info().source
+            );
+        }
         if let Some(word) = self.scoring.word_beyond_u32(dict.trie()) {
             let remedy = match self.scoring {
                 Scoring::Table(_) => "use smaller values",

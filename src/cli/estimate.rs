@@ -148,7 +148,7 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
                 quiet: args.quiet,
                 journals: args.journal.clone(),
             };
-            (args.dict.load()?, settings, None)
+            (args.dict.load(args.size)?, settings, None)
         }
     };
     let tasks = args.tasks.or(run_shards);

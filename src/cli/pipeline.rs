@@ -60,7 +60,7 @@ pub struct PlanArgs {
 
 /// Runs `bogglemax plan`.
 pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
-    let dict = args.dict.load()?;
+    let dict = args.dict.load(args.size)?;
     let settings = PlanSettings {
         size: args.size,
         partition: args.partition.clone(),

@@ -66,7 +66,7 @@ pub fn show(args: &ShowArgs, out: &mut Output) -> anyhow::Result<()> {
 
 /// Runs `bogglemax score`.
 pub fn run(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<()> {
-    let dict = args.dict.load()?;
+    let dict = args.dict.load(args.size)?;
     let boards = parse_boards(&args.boards, args.size)?;
     worker_pool(args.threads)?.install(|| score_boards(args, &dict, &boards, out))
 }

@@ -193,7 +193,7 @@ pub fn run_hillclimb(args: &HillclimbArgs, out: &mut Output) -> anyhow::Result<(
         patience: args.patience,
     };
     settings.validate()?;
-    let dict = c.dict.load()?;
+    let dict = c.dict.load(space.size)?;
     let climber = HillClimber::new(dict.trie(), space, settings)?;
     let mut progress = Progress::counting("hillclimb", c.runs as u64, "runs", c.quiet);
     let start = Instant::now();
@@ -233,7 +233,7 @@ pub fn run_anneal(args: &AnnealArgs, out: &mut Output) -> anyhow::Result<()> {
         keep: c.top,
     };
     settings.validate()?;
-    let dict = c.dict.load()?;
+    let dict = c.dict.load(space.size)?;
     let annealer = Annealer::new(dict.trie(), space, settings)?;
     let mut progress = Progress::counting("anneal", c.runs as u64 * args.steps, "steps", c.quiet);
     let start = Instant::now();
@@ -271,7 +271,7 @@ pub fn run_iterate(args: &IterateArgs, out: &mut Output) -> anyhow::Result<()> {
         keep: c.top,
     };
     settings.validate()?;
-    let dict = c.dict.load()?;
+    let dict = c.dict.load(space.size)?;
     let search = IteratedSearch::new(dict.trie(), space, settings)?;
     let mut progress = Progress::counting("iterate", c.runs as u64 * args.kicks, "kicks", c.quiet);
     let start = Instant::now();

@@ -103,6 +103,31 @@ impl<'a> Trie<'a> {
             .iter()
             .try_fold(self.root(), |node, &l| self.child(node, l))
     }
+
+    /// The fewest dice (letters, Qu one) any word takes, or `None` for a tree without words:
+    /// a board of fewer cells holds no word.
+    pub fn fewest_dice(&self) -> Option<usize> {
+        // Level by level from the root: `level` holds the nodes `depth` letters deep.
+        let mut level = vec![self.root()];
+        let mut depth = 0;
+        while !level.is_empty() {
+            if level.iter().any(|&node| self.word(node).is_some()) {
+                return Some(depth);
+            }
+            let mut next = Vec::new();
+            for &node in &level {
+                let mut mask = self.child_mask(node);
+                while mask != 0 {
+                    let l = mask.trailing_zeros() as u8;
+                    mask &= mask - 1;
+                    next.push(self.child_unchecked_letter(node, self.child_mask(node), l));
+                }
+            }
+            level = next;
+            depth += 1;
+        }
+        None
+    }
 }
 
 /// An owned prefix tree, as built from a word list.
@@ -236,6 +261,15 @@ impl TrieBuf {
 mod tests {
     use super::super::filter::filter_words;
     use super::*;
+
+    #[test]
+    fn fewest_dice_counts_qu_as_one() {
+        let tree = |text: &str| TrieBuf::build(&filter_words(text));
+        assert_eq!(tree("abandon\ncattle\n").view().fewest_dice(), Some(6));
+        // 'qua' is spelled with 3 letters on 2 dice.
+        assert_eq!(tree("abandon\nqua\n").view().fewest_dice(), Some(2));
+        assert_eq!(tree("").view().fewest_dice(), None);
+    }
 
     #[test]
     fn builds_and_finds_words() {
