@@ -68,8 +68,12 @@ esac
 JOBS=${JOBS:-$(nproc)}
 # RUN and WORDLIST given by the caller are relative to the caller; the default RUN
 # is under the repository.
-# A SCORING that names a table file is a path too.
-if [[ -n "${SCORING:-}" && -f "$(from_caller "$SCORING")" ]]; then SCORING=$(from_caller "$SCORING"); fi
+# A SCORING that names a table file is a path too; a scoring's name stays a name even beside
+# a file of that name (bogglemax's own rule: Scoring::NAMED).
+named_scorings=" standard words pow2 fibonacci boojum "
+if [[ -n "${SCORING:-}" && "$named_scorings" != *" $SCORING "* && -f "$(from_caller "$SCORING")" ]]; then
+    SCORING=$(from_caller "$SCORING")
+fi
 # The default RUN names a word list and a scoring other than the defaults, so that a proof
 # of another one does not find the default's run and refuse it.
 tag() { local b; b=$(basename -- "$1"); printf -- '-%s' "$(tr -c 'A-Za-z0-9._+\n-' _ <<< "${b%.*}")"; }

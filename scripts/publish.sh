@@ -91,7 +91,9 @@ SCORING=${SCORING:-standard}
 [[ "$LIST" =~ ^[A-Za-z0-9._+-]+$ ]] || { echo "publish.sh: '$LIST' is not a word list name (letters, digits, . _ + -)" >&2; exit 2; }
 # A scoring table file is named by the caller's path; the files are named by its base name.
 scoring_name=$SCORING
-if [[ "$SCORING" != standard && -f "$(from_caller "$SCORING")" ]]; then
+# A scoring's name stays a name even beside a file of that name (Scoring::NAMED).
+named_scorings=" standard words pow2 fibonacci boojum "
+if [[ "$named_scorings" != *" $SCORING "* && -f "$(from_caller "$SCORING")" ]]; then
     SCORING=$(from_caller "$SCORING")
     scoring_name=table-$(basename "${SCORING%.*}" | tr -c 'A-Za-z0-9._+\n-' _)
 fi

@@ -503,3 +503,18 @@ fn bad_script_settings_are_one_line_and_exit_2() {
         "nothing made"
     );
 }
+
+/// The scripts keep a scoring's name a name even beside a file of that name; their list of
+/// names must be bogglemax's own.
+#[test]
+fn scripts_know_every_named_scoring() {
+    let names: Vec<String> = bogglemax::solve::Scoring::NAMED
+        .iter()
+        .map(|s| s.name().to_string())
+        .collect();
+    let want = format!("named_scorings=\" {} \"", names.join(" "));
+    for name in ["proof.sh", "publish.sh"] {
+        let text = std::fs::read_to_string(repo().join("scripts").join(name)).expect("read");
+        assert!(text.contains(&want), "scripts/{name} lacks {want}");
+    }
+}

@@ -186,13 +186,7 @@ proptest! {
         let dict = Dictionary::from_text("random", text.as_bytes());
         let board_text: String = letters.iter().map(|&b| b as char).collect();
         let board = Board::parse(size, &board_text).unwrap();
-        for scoring in [
-            Scoring::Standard,
-            Scoring::Words,
-            Scoring::Pow2,
-            Scoring::Fibonacci,
-            Scoring::Boojum,
-        ] {
+        for scoring in Scoring::NAMED {
             let mut solver = Solver::new(dict.trie(), &Geometry::new(size), scoring);
             let (want, want_words) = brute(size, &letters, &words, scoring);
             prop_assert_eq!(solver.scores(&board), want, "{}", scoring);

@@ -50,13 +50,7 @@ fn brute(class: &BoardClass, scoring: Scoring) -> Vec<(Board, Scores)> {
 }
 
 /// Every built-in scoring: each brute-force check runs under all of them.
-const SCORINGS: [Scoring; 5] = [
-    Scoring::Standard,
-    Scoring::Words,
-    Scoring::Pow2,
-    Scoring::Fibonacci,
-    Scoring::Boojum,
-];
+const SCORINGS: [Scoring; Scoring::NAMED.len()] = Scoring::NAMED;
 
 fn cases() -> Vec<(Size, u32, u64)> {
     let mut v = Vec::new();

@@ -74,9 +74,7 @@ impl Manifest {
 
     /// The scoring.
     pub fn scoring(&self) -> Scoring {
-        self.scoring
-            .parse()
-            .expect("validated when the manifest was opened")
+        Scoring::from_recorded(&self.scoring).expect("validated when the manifest was opened")
     }
 
     /// The class space (size and partition).
@@ -180,10 +178,7 @@ impl RunDir {
             .size
             .parse::<Size>()
             .map_err(|e| bad(format!("size: {e}")))?;
-        manifest
-            .scoring
-            .parse::<Scoring>()
-            .map_err(|e| bad(format!("scoring: {e}")))?;
+        Scoring::from_recorded(&manifest.scoring).map_err(|e| bad(format!("scoring: {e}")))?;
         let partition =
             Partition::parse(&manifest.partition).map_err(|e| bad(format!("partition: {e}")))?;
         ClassSpace::new(size, partition).map_err(|e| bad(format!("partition: {e}")))?;

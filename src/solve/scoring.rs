@@ -258,6 +258,42 @@ const BOOJUM_VALUES: [u32; 26] = [
 ];
 
 impl Scoring {
+    /// Every scoring with a name (all but tables of one's own), in the order help texts list
+    /// them. Parsing, error messages and the soundness tests go through this list, so a new
+    /// named scoring is added here (and to `name`, `length_points` and the points' match).
+    pub const NAMED: [Scoring; 5] = [
+        Scoring::Standard,
+        Scoring::Words,
+        Scoring::Pow2,
+        Scoring::Fibonacci,
+        Scoring::Boojum,
+    ];
+
+    /// The named scorings as a message lists them: `standard, words, ..., boojum`.
+    fn named_list() -> String {
+        let names: Vec<&str> = Scoring::NAMED.iter().map(|s| s.name()).collect();
+        names.join(", ")
+    }
+
+    /// A scoring as a run recorded it ([`Scoring::name`]): a named one or a table's one-line
+    /// form, never a file (a manifest's scoring must not depend on the directory a run is
+    /// resumed from).
+    pub fn from_recorded(s: &str) -> Result<Scoring, String> {
+        if let Some(&named) = Scoring::NAMED.iter().find(|n| n.name() == s) {
+            return Ok(named);
+        }
+        if s.starts_with("table:") {
+            let table = ScoringTable::from_text(s)?;
+            // One leak per table a process reads: a scoring is a small Copy value.
+            return Ok(Scoring::Table(Box::leak(Box::new(table))));
+        }
+        Err(format!(
+            "unknown scoring '{s}' (this bogglemax knows {} and tables; was the run planned by \
+             a newer one?)",
+            Scoring::named_list()
+        ))
+    }
+
     /// Points of a word given as its letters (0 = a, …, with 16 = q standing for `qu`, as on
     /// a board and in the word tree). Its length as spelled counts `qu` as two letters. Words
     /// shorter than 3 score nothing; points saturate at `u32::MAX` (pow2 from 35 letters on),
@@ -324,11 +360,19 @@ impl Scoring {
         }
     }
 
+    /// Whether a word's points depend on its length alone (not on its letters).
+    fn by_length_alone(self) -> bool {
+        match self {
+            Scoring::Standard | Scoring::Words | Scoring::Pow2 | Scoring::Fibonacci => true,
+            Scoring::Boojum | Scoring::Table(_) => false,
+        }
+    }
+
     /// The points of every word of `trie`, by word id: from each word's spelled length for
     /// the scorings by length alone, else one walk over the tree, which spells each word on
     /// the way to it.
     pub fn word_points(self, trie: Trie<'_>) -> Vec<u32> {
-        if !matches!(self, Scoring::Boojum | Scoring::Table(_)) {
+        if self.by_length_alone() {
             // Points by length alone: the tree keeps each word's spelled length.
             return trie
                 .raw_word_len()
@@ -411,34 +455,26 @@ impl FromStr for Scoring {
     /// A built-in name, a table's one-line form (as runs record it), or the path of a table
     /// file.
     fn from_str(s: &str) -> Result<Scoring, String> {
-        let table = match s {
-            "standard" => return Ok(Scoring::Standard),
-            "words" => return Ok(Scoring::Words),
-            "pow2" => return Ok(Scoring::Pow2),
-            "fibonacci" => return Ok(Scoring::Fibonacci),
-            "boojum" => return Ok(Scoring::Boojum),
-            _ if s.starts_with("table:") => ScoringTable::from_text(s)?,
-            _ => {
-                let path = std::path::Path::new(s);
-                if !path.is_file() {
-                    // A name with a slash or a dot was meant as a file.
-                    let what = if path.exists() {
-                        format!("'{s}' is not a file")
-                    } else if s.contains(['/', '.']) {
-                        format!("no such scoring table file '{s}'")
-                    } else {
-                        format!("unknown scoring '{s}'")
-                    };
-                    return Err(format!(
-                        "{what}: expected standard, words, pow2, fibonacci, boojum or a scoring \
-                         table file"
-                    ));
-                }
-                let text =
-                    std::fs::read_to_string(path).map_err(|e| format!("scoring table {s}: {e}"))?;
-                ScoringTable::parse(&text).map_err(|e| format!("scoring table {s}: {e}"))?
-            }
-        };
+        if Scoring::NAMED.iter().any(|n| n.name() == s) || s.starts_with("table:") {
+            return Scoring::from_recorded(s);
+        }
+        let path = std::path::Path::new(s);
+        if !path.is_file() {
+            // A name with a slash or a dot was meant as a file.
+            let what = if path.exists() {
+                format!("'{s}' is not a file")
+            } else if s.contains(['/', '.']) {
+                format!("no such scoring table file '{s}'")
+            } else {
+                format!("unknown scoring '{s}'")
+            };
+            return Err(format!(
+                "{what}: expected {} or a scoring table file",
+                Scoring::named_list()
+            ));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("scoring table {s}: {e}"))?;
+        let table = ScoringTable::parse(&text).map_err(|e| format!("scoring table {s}: {e}"))?;
         // One leak per table a process reads: a scoring is a small Copy value used everywhere.
         Ok(Scoring::Table(Box::leak(Box::new(table))))
     }
@@ -454,16 +490,10 @@ impl fmt::Display for Scoring {
 mod tests {
     use super::*;
 
-    /// Points of a word spelled in letters a-z, `qu` folded to `q` as in the word tree.
     /// The scorings named on the command line (not tables).
-    const NAMED: [Scoring; 5] = [
-        Scoring::Standard,
-        Scoring::Words,
-        Scoring::Pow2,
-        Scoring::Fibonacci,
-        Scoring::Boojum,
-    ];
+    const NAMED: [Scoring; Scoring::NAMED.len()] = Scoring::NAMED;
 
+    /// Points of a word spelled in letters a-z, `qu` folded to `q` as in the word tree.
     fn of(scoring: Scoring, word: &str) -> u32 {
         let letters: Vec<u8> = word.replace("qu", "q").bytes().map(|b| b - b'a').collect();
         scoring.points_of(&letters)
@@ -640,12 +670,30 @@ mod tests {
     fn names_round_trip() {
         for s in NAMED {
             assert_eq!(s.name().parse::<Scoring>(), Ok(s));
+            assert_eq!(Scoring::from_recorded(s.name()), Ok(s));
         }
         assert!(
             "scrabble"
                 .parse::<Scoring>()
                 .unwrap_err()
-                .contains("boojum")
+                .contains("fibonacci, boojum or a scoring table file")
         );
+    }
+
+    /// A run's recorded scoring is a name or a table's one-line form, never a file: an
+    /// existing file of the name (here the crate's Cargo.toml) is not read.
+    #[test]
+    fn recorded_scorings_are_never_files() {
+        let table = ScoringTable::parse("3 1\n4+ 2\n").unwrap();
+        let text = table.text();
+        assert_eq!(
+            Scoring::from_recorded(text).map(|s| s.name().to_string()),
+            Ok(text.to_string())
+        );
+        let cargo = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        for name in [cargo, "squares"] {
+            let err = Scoring::from_recorded(name).unwrap_err();
+            assert!(err.contains("planned by a newer one"), "{err}");
+        }
     }
 }
