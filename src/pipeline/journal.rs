@@ -35,6 +35,11 @@ use std::time::{Duration, Instant};
 /// How often a worker given `--wait-lock` tries the lock again.
 const POLL_LOCK: Duration = Duration::from_millis(100);
 
+/// A journal's own format: bump its digit (and refuse the old magic by name, as
+/// `MAGIC_FORMAT_1` is) when a record's layout changes, and update
+/// `scripts/rescale-journals.py`, which reads records too. A change of what a record means
+/// within a run (such as which cell a top-split record's letter is on) is the run format's
+/// `FORMAT_VERSION` instead (src/pipeline/manifest.rs).
 const MAGIC: &[u8; 8] = b"BMXJRNL2";
 /// Why a journal whose header names another run id is refused.
 pub(super) const OTHER_RUN: &str = "this journal belongs to another run";

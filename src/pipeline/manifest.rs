@@ -12,10 +12,12 @@ use std::path::{Path, PathBuf};
 
 const MANIFEST_KIND: &[u8; 4] = b"MANI";
 const SHARD_KIND: &[u8; 4] = b"SHRD";
-/// Version of the run format (manifest, shards, journals): a run planned under another one is
-/// refused by name. 2: journals hold checked results, not candidates (2026-11-25). 3: each
-/// class gets its own cell order, so a journaled top-split unit (a letter of the class's top
-/// cell) may name another cell than under 2 (2026-11-28).
+/// Version of the run format: the manifest and shard files, and what a run's journal
+/// records mean (a journal's byte layout has its own magic, in journal.rs). A run planned
+/// under another version is refused by name. 2: journals hold checked results, not
+/// candidates (2026-11-25). 3: each class gets its own cell order, so a journaled top-split
+/// unit (a letter of the class's top cell) may name another cell than under 2 (2026-11-28);
+/// the test `the_top_cell_rule_is_part_of_the_run_format` fails when the top cells change.
 const FORMAT_VERSION: u32 = 3;
 
 /// What a run proves and how: everything a later stage needs, fixed at `plan` time.
@@ -348,6 +350,53 @@ where
 mod tests {
     use super::*;
     use crate::pipeline::{PlanSettings, plan};
+
+    /// A journaled top-split record names a letter of the class's top cell, not the cell: a
+    /// run resumed under a breaker that puts another cell on top would take the record for a
+    /// letter of that cell and skip boards it never broke. So which cell goes on top is part
+    /// of the run format: when this digest of the top cells of classes of every size and
+    /// partition kind changes, FORMAT_VERSION must change with it (runs of the old rule are
+    /// then refused by name), and the pair below be updated.
+    #[test]
+    fn the_top_cell_rule_is_part_of_the_run_format() {
+        const TOP_CELLS_OF_FORMAT: (u32, u64) = (3, 0xab56_bd4b_5914_9483);
+        let dict = Dictionary::enable2k();
+        let default = "aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz";
+        let merged = "aeijou bcdfgmpqvwxz hklnrsty, edge:aeijou bcdfghklmnpqrstvwxyz, \
+                      corner:abcdefghijklmnopqrstuvwxyz";
+        let mut tops = Vec::new();
+        for (size, partition) in [
+            ("3x3", default),
+            ("3x4", default),
+            ("4x4", default),
+            ("4x4", merged),
+            ("4x4", "aeiosuy bcdfghjklmnpqrtvwxz"),
+            ("5x5", default),
+        ] {
+            let size: Size = size.parse().unwrap();
+            let space = ClassSpace::new(size, Partition::parse(partition).unwrap()).unwrap();
+            let breaker =
+                crate::bound::ClassBreaker::new(dict.trie(), size, crate::solve::Scoring::Standard);
+            // 400 ids spread over the space, the first and last among them.
+            let step = (space.count() / 400).max(1);
+            for id in (0..space.count()).step_by(step as usize) {
+                let class = space.class(id).unwrap();
+                tops.push(breaker.order_for(&class).cell(0) as u8);
+            }
+        }
+        // The rule picks among several cells, so the digest is a fingerprint of a choice.
+        let mut distinct = tops.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert!(distinct.len() >= 4, "top cells {distinct:?}");
+        let digest = fingerprint(&[&tops]);
+        assert_eq!(
+            (FORMAT_VERSION, digest),
+            TOP_CELLS_OF_FORMAT,
+            "the breaker's top cells changed: bump FORMAT_VERSION and set this pair to \
+             (FORMAT_VERSION, {digest:#x})"
+        );
+    }
 
     fn manifest() -> Manifest {
         Manifest {

@@ -44,6 +44,10 @@ impl CellOrder {
     /// of 20, it put the vowel edges before the consonant ones and took 1.09-1.39x the tree
     /// nodes of the centre-first order on five of six 4x4 classes (0.95 on the sixth, whose
     /// edges hold one such set; docs/NOTES-bench.md, "The cell order of merged edges").
+    ///
+    /// Which cell this puts on top is part of the run format: a journal's top-split records
+    /// name only a letter of it. Change it, and bump `FORMAT_VERSION` (a test in
+    /// src/pipeline/manifest.rs says so).
     pub fn for_class(geometry: &Geometry, cells: &[u32]) -> CellOrder {
         let large_inner = |(cell, set): (usize, &u32)| {
             !geometry.is_corner(cell) && (Self::LARGE_INNER_SET..26).contains(&set.count_ones())
