@@ -248,8 +248,9 @@ pub struct ClassBreaker<'d> {
     two_cell_paths_few_pairs: usize,
     /// ... or, where they have more than [`TWO_CELL_PAIRS`], this many.
     two_cell_paths_many_pairs: usize,
-    /// ... and whose top two cells have at most this many pairs of letters.
-    two_cell_pairs: u32,
+    /// ... and whose top two cells have at most this many pairs of letters (the largest
+    /// tier's, [`TWO_CELL_MANY_PAIRS`]); a class of more is built a top letter at a time.
+    max_two_cell_pairs: u32,
     /// The most paths of a pair source ([`PAIR_SOURCE_PATHS`]).
     pair_source_paths: usize,
     /// Memory of finished classes, for the next ones (one entry per thread that finished).
@@ -475,7 +476,7 @@ impl<'d> ClassBreaker<'d> {
             two_cell_paths: TWO_CELL_PATHS,
             two_cell_paths_few_pairs: TWO_CELL_FEW_PAIRS_PATHS,
             two_cell_paths_many_pairs: TWO_CELL_MANY_PAIRS_PATHS,
-            two_cell_pairs: TWO_CELL_MANY_PAIRS,
+            max_two_cell_pairs: TWO_CELL_MANY_PAIRS,
             pair_source_paths: PAIR_SOURCE_PATHS,
             spare: Mutex::new(Vec::new()),
             solver: OnceLock::new(),
@@ -535,11 +536,17 @@ impl<'d> ClassBreaker<'d> {
                 }
                 let (pa, pb) = (order.pos(a), order.pos(b));
                 let pair = if pa < pb {
-                    MirrorPair { early: a, late: pb }
+                    MirrorPair {
+                        early_cell: a,
+                        late_pos: pb,
+                    }
                 } else {
-                    MirrorPair { early: b, late: pa }
+                    MirrorPair {
+                        early_cell: b,
+                        late_pos: pa,
+                    }
                 };
-                if best.is_none_or(|m| pair.late < m.late) {
+                if best.is_none_or(|m| pair.late_pos < m.late_pos) {
                     best = Some(pair);
                 }
             }
@@ -603,8 +610,8 @@ impl<'d> ClassBreaker<'d> {
     /// Builds two cells at a time only the classes whose top two cells have at most `pairs`
     /// pairs of letters (default [`TWO_CELL_MANY_PAIRS`]), of those over
     /// [`ClassBreaker::two_cell_paths`]. For tests and experiments.
-    pub fn two_cell_pairs(mut self, pairs: u32) -> ClassBreaker<'d> {
-        self.two_cell_pairs = pairs;
+    pub fn max_two_cell_pairs(mut self, pairs: u32) -> ClassBreaker<'d> {
+        self.max_two_cell_pairs = pairs;
         self
     }
 
@@ -848,7 +855,7 @@ impl<'d> ClassBreaker<'d> {
             letters_at(0) * letters_at(1)
         };
         let two_cells = run.order.len() > 2
-            && pairs() <= self.two_cell_pairs
+            && pairs() <= self.max_two_cell_pairs
             && built.is_err_and(|paths| paths > self.one_cell_paths(pairs()));
         // Only a class of more paths can have a top letter of more than the pair source's limit.
         let source_limit = if built.is_err_and(|paths| paths > self.pair_source_paths) {

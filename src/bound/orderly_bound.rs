@@ -96,15 +96,15 @@ pub struct OrderlyBound<'a> {
 }
 
 /// Two cells that a symmetry of a class swaps (the class is its own image under it, and the
-/// symmetry is its own inverse): of every board and its image, one has a letter on `early`
-/// at most the letter on the cell at position `late`, so only those boards need be found.
-/// `early`'s position in the order is before `late`.
+/// symmetry is its own inverse): of every board and its image, one has a letter on
+/// `early_cell` at most the letter on the cell at position `late_pos`, so only those boards
+/// need be found. `early_cell`'s position in the order is before `late_pos`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MirrorPair {
     /// The cell fixed first.
-    pub early: usize,
+    pub early_cell: usize,
     /// The position in the order of the other cell.
-    pub late: usize,
+    pub late_pos: usize,
 }
 
 impl MirrorPair {
@@ -114,7 +114,7 @@ impl MirrorPair {
     #[inline]
     pub fn letters_at(pair: Option<MirrorPair>, p: usize, fixed: &[u8], letters: u32) -> u32 {
         match pair {
-            Some(m) if m.late == p => letters & !((1u32 << fixed[m.early]) - 1),
+            Some(m) if m.late_pos == p => letters & !((1u32 << fixed[m.early_cell]) - 1),
             _ => letters,
         }
     }
@@ -174,7 +174,7 @@ impl<'a> OrderlyBound<'a> {
     }
 
     /// Finds only one board of each mirror pair of a class that is its own image: at
-    /// `pair.late` the walk skips letters below the one on `pair.early` (fixed before).
+    /// `pair.late_pos` the walk skips letters below the one on `pair.early_cell` (fixed before).
     pub fn with_mirror(mut self, pair: Option<MirrorPair>) -> OrderlyBound<'a> {
         self.mirror = pair;
         self

@@ -374,11 +374,11 @@ fn break_class_finds_exactly_the_boards_reaching_demulti_s() {
                     .keep_candidates(true)
                     .whole_tree_paths(0)
                     .two_cell_paths(two)
-                    .two_cell_pairs(u32::MAX);
+                    .max_two_cell_pairs(u32::MAX);
                 let sifting = ClassBreaker::new(enable2k().trie(), size, scoring)
                     .whole_tree_paths(0)
                     .two_cell_paths(two)
-                    .two_cell_pairs(u32::MAX)
+                    .max_two_cell_pairs(u32::MAX)
                     .prune_by_score(true);
                 (kept, sifting)
             });
@@ -539,8 +539,8 @@ fn mirror_classes_find_one_board_of_each_pair() {
                     };
                     classes += 1;
                     let order = breaker.order_for(&class);
-                    let late_cell = order.cell(pair.late);
-                    assert!(order.pos(pair.early) < pair.late, "{class}");
+                    let late_cell = order.cell(pair.late_pos);
+                    assert!(order.pos(pair.early_cell) < pair.late_pos, "{class}");
                     let all = brute(&class, scoring);
                     let mut demultis: Vec<u64> = all.iter().map(|(_, s)| s.demulti).collect();
                     demultis.sort_unstable();
@@ -551,11 +551,11 @@ fn mirror_classes_find_one_board_of_each_pair() {
                     let by_pair = ClassBreaker::new(enable2k().trie(), size, scoring)
                         .whole_tree_paths(0)
                         .two_cell_paths(0)
-                        .two_cell_pairs(u32::MAX);
+                        .max_two_cell_pairs(u32::MAX);
                     let want: BTreeMap<Board, u32> = all
                         .iter()
                         .filter(|(b, sc)| {
-                            sc.demulti >= s as u64 && b.get(pair.early) <= b.get(late_cell)
+                            sc.demulti >= s as u64 && b.get(pair.early_cell) <= b.get(late_cell)
                         })
                         .map(|(b, sc)| (*b, sc.demulti as u32))
                         .collect();
@@ -630,7 +630,7 @@ fn top_split_units_add_up_to_the_whole() {
         .keep_candidates(true)
         .whole_tree_paths(0)
         .two_cell_paths(0)
-        .two_cell_pairs(u32::MAX);
+        .max_two_cell_pairs(u32::MAX);
     for breaker in [&breaker, &by_letter, &by_pair] {
         let whole = breaker.break_class(&class, &settings);
         let mut parts = Vec::new();
@@ -702,7 +702,7 @@ fn check_two_cells_by_pairs(
         let by_default = lowered(units()).break_class(&class, &settings);
         let two = units()
             .two_cell_paths(0)
-            .two_cell_pairs(u32::MAX)
+            .max_two_cell_pairs(u32::MAX)
             .break_class(&class, &settings);
         let one = units()
             .two_cell_paths(usize::MAX)
@@ -775,7 +775,7 @@ fn two_cell_units_over_the_pair_source_limit_are_the_same() {
             .keep_candidates(true)
             .whole_tree_paths(0)
             .two_cell_paths(0)
-            .two_cell_pairs(u32::MAX)
+            .max_two_cell_pairs(u32::MAX)
     };
     let shared = units().break_class(&class, &settings);
     let own = units().pair_source_paths(0).break_class(&class, &settings);

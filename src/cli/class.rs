@@ -241,8 +241,8 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
         Some(m) => writeln!(
             out,
             "mirror: cells {} {} (one board of each mirror pair; --every-image for both)",
-            m.early,
-            order.cell(m.late)
+            m.early_cell,
+            order.cell(m.late_pos)
         )?,
         None => writeln!(out, "mirror: none")?,
     }

@@ -67,8 +67,9 @@ pub struct ClassRecord {
     pub nodes: u64,
     /// Peak tree bytes.
     pub peak_bytes: u64,
-    /// Seconds spent (CPU of the thread that broke it, as wall time of that thread),
-    /// checking included.
+    /// Wall seconds the worker thread that broke it spent on it, checking included: a
+    /// worker breaks one class at a time, so this is the class's CPU time while workers do
+    /// not outnumber cores (summaries add these up as `cpu seconds`).
     pub seconds: f64,
     /// Seconds spent checking candidates.
     pub check_seconds: f64,

@@ -49,9 +49,9 @@ pub struct Manifest {
 impl Manifest {
     /// A fingerprint of what the run proves, which every other file of the run carries: the
     /// SHA-256 of a fixed encoding of every setting (the label `bogglemax run`, then each
-    /// field's length as u64 LE and its bytes, in declaration order; the hash's first 8 bytes
-    /// as u64 LE), without the tool version, so that a compatible version of bogglemax
-    /// resumes a run that another planned.
+    /// field in declaration order, each of the label and the fields as its length, u64 LE,
+    /// then its bytes; the hash's first 8 bytes as u64 LE), without the tool version, so
+    /// that a compatible version of bogglemax resumes a run that another planned.
     pub fn run_id(&self) -> u64 {
         fingerprint(&[
             b"bogglemax run",

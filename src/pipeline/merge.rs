@@ -434,7 +434,7 @@ impl<'d> Rebreakers<'d> {
                     .two_cell_paths(usize::MAX)
             }),
             any_pairs: ClassBreaker::new(trie, size, scoring)
-                .two_cell_pairs(u32::MAX)
+                .max_two_cell_pairs(u32::MAX)
                 .two_cell_paths(TWO_CELL_PATHS)
                 .whole_tree_paths(WHOLE_TREE_PATHS_BEFORE),
             whole_as_before: [true, false].map(|prune| {
@@ -647,7 +647,7 @@ mod tests {
             ClassBreaker::new(dict.trie(), size, Scoring::Standard)
                 .whole_tree_paths(0)
                 .two_cell_paths(two)
-                .two_cell_pairs(pairs)
+                .max_two_cell_pairs(pairs)
         };
         // `pairs`: the limit on the pairs of letters the breaker builds two cells at a time.
         let rebreakers = |pairs: u32| Rebreakers {
