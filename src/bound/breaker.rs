@@ -26,6 +26,15 @@
 //! holds every board together with its image, which scores the same. The breaker then finds
 //! one board of each such pair ([`MirrorPair`]): the proof's results are canonical boards,
 //! and the canonical form of the board left out is that of the one found.
+//!
+//! Changing a tuning constant below (the path limits, the pair tiers, the switchover rule)
+//! keeps every bound sound (`src/bound/tests.rs` checks each against brute force with the
+//! limits forced both ways), but changes what a class's candidates are. Two things must
+//! follow: `rescore --audit` of a finished run breaks sampled classes again and expects the
+//! counts their journals hold, so the breaker as it was goes into its list of past set-ups
+//! (`Rebreakers` in src/pipeline/merge.rs); and the cell that goes on top is part of the
+//! run format (`FORMAT_VERSION`). The constants' measured figures, the README's cost table
+//! and the committed estimate journals are then as of the old set-up.
 
 use super::class::BoardClass;
 use super::orderly_bound::{MirrorPair, OrderlyBound, WalkScratch};
