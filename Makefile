@@ -14,6 +14,7 @@ test:
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --all-targets --all-features -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --document-private-items
 
 bench: build
 	$(CARGO) bench --bench solver

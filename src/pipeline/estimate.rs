@@ -112,7 +112,7 @@ pub struct SampledClass {
     /// Boards with Score ≥ S.
     pub results: u64,
     /// How many classes of the run it stands for in the estimate (its
-    /// [`draw_weights`](super::sampling::draw_weights); 1 in a census): the weights add up
+    /// [`draw_weights`]; 1 in a census): the weights add up
     /// to about the number of classes.
     pub weight: f64,
 }

@@ -397,7 +397,7 @@ struct Rebreakers<'d> {
     /// did.
     every_image: ClassBreaker<'d>,
     /// `breaker` and `unpruned` as runs broke the heaviest classes before their units forced
-    /// the top two cells ([`TWO_CELL_PATHS`](crate::bound::TWO_CELL_PATHS)), and classes
+    /// the top two cells ([`TWO_CELL_PATHS`]), and classes
     /// under that limit before those of few pairs of top letters took two cells too
     /// ([`TWO_CELL_FEW_PAIRS`](crate::bound::TWO_CELL_FEW_PAIRS)), and classes of more
     /// pairs before the largest of them took two cells too
