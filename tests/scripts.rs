@@ -518,3 +518,39 @@ fn scripts_know_every_named_scoring() {
         assert!(text.contains(&want), "scripts/{name} lacks {want}");
     }
 }
+
+/// bench-ab.sh breaks each class with both binaries, prints a ratio a class, and fails when
+/// their candidates differ (here: a "new" binary that prints one line more).
+#[test]
+fn bench_ab_compares_two_binaries_and_their_candidates() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tsv = dir.path().join("classes.tsv");
+    std::fs::write(
+        &tsv,
+        "id\tclass\n\
+         1\tlnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz\n\
+         2\taeiou lnrsy aeiou lnrsy aeiou lnrsy aeiou lnrsy aeiou\n",
+    )
+    .expect("write");
+    let bin = env!("CARGO_BIN_EXE_bogglemax");
+    let env = [("SIZE", "3x3"), ("SCORE", "200"), ("ROUNDS", "2")];
+    let tsv_s = tsv.to_str().expect("utf-8");
+    let out = script(dir.path(), "bench-ab.sh", &[bin, bin, tsv_s], &env);
+    let rows: Vec<&str> = out.lines().filter(|l| l.ends_with(" same")).collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert!(out.contains("geometric mean new/old:"), "{out}");
+    // Only the class asked for.
+    let out = script(dir.path(), "bench-ab.sh", &[bin, bin, tsv_s, "2"], &env);
+    assert!(out.lines().any(|l| l.starts_with("2 ")) && !out.lines().any(|l| l.starts_with("1 ")));
+    let other = dir.path().join("other.sh");
+    std::fs::write(&other, format!("#!/bin/sh\n'{bin}' \"$@\" && echo extra\n")).expect("write");
+    std::fs::set_permissions(&other, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let out = Command::new(repo().join("scripts/bench-ab.sh"))
+        .args([bin, other.to_str().expect("utf-8"), tsv_s])
+        .envs(env)
+        .output()
+        .expect("script runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("DIFFERENT"));
+}
