@@ -179,8 +179,18 @@ pub enum FileBytes {
 }
 
 impl FileBytes {
-    /// Maps a file read-only.
-    pub fn map(path: &Path) -> std::io::Result<FileBytes> {
+    /// Reads a whole file into memory: for files the user names, which another program may
+    /// rewrite in place while they are read (a map of one would change under us).
+    pub fn read(path: &Path) -> std::io::Result<FileBytes> {
+        let mut file = FileBytes::open_regular(path)?;
+        let len = file.metadata()?.len() as usize;
+        let mut bytes = rkyv::util::AlignedVec::<16>::with_capacity(len);
+        bytes.extend_from_reader(&mut file)?;
+        Ok(FileBytes::Owned(bytes))
+    }
+
+    /// Opens a regular file for reading; a directory, pipe or device is refused by name.
+    fn open_regular(path: &Path) -> std::io::Result<File> {
         // Asked before opening: opening a FIFO for reading waits for a writer.
         let meta = std::fs::metadata(path)?;
         if meta.is_dir() {
@@ -194,13 +204,20 @@ impl FileBytes {
                 "not a regular file (a pipe or device cannot be mapped; save it to a file)",
             ));
         }
-        let file = File::open(path)?;
+        File::open(path)
+    }
+
+    /// Maps a file read-only: only for files bogglemax wrote itself (see the SAFETY note).
+    pub fn map(path: &Path) -> std::io::Result<FileBytes> {
+        let file = FileBytes::open_regular(path)?;
         if file.metadata()?.len() == 0 {
             return Ok(FileBytes::Owned(rkyv::util::AlignedVec::new()));
         }
-        // SAFETY: the map is read-only and our files are only ever replaced by rename
-        // (`write_atomic`), never rewritten in place, so the mapped bytes do not change under
-        // us. Journals, which are appended to, are read with `read`, not mapped.
+        // SAFETY: the map is read-only, and only files bogglemax writes are mapped (a run's
+        // manifest, shards and dictionary), which it only ever replaces by rename
+        // (`write_atomic`), never rewrites in place, so the mapped bytes do not change under
+        // us. Journals, which are appended to, and files the user names (word lists,
+        // compiled dictionaries) are read with `read`, not mapped.
         let map = unsafe { memmap2::Mmap::map(&file)? };
         Ok(FileBytes::Mapped(map))
     }

@@ -157,16 +157,29 @@ impl Dictionary {
     }
 
     /// Loads `--wordlist`: `None` is the built-in ENABLE2K; a path is a compiled dictionary
-    /// (recognised by its header) or a text word list.
+    /// (recognised by its header) or a text word list, read into memory.
     pub fn load(path: Option<&Path>) -> Result<Dictionary, DictError> {
-        let Some(path) = path else {
-            return Ok(Dictionary::enable2k());
-        };
+        match path {
+            None => Ok(Dictionary::enable2k()),
+            Some(path) => Dictionary::load_bytes(path, FileBytes::read),
+        }
+    }
+
+    /// Loads a run's compiled dictionary, memory-mapped (shared by every process on the
+    /// machine): only for a file bogglemax wrote, which it replaces only by rename.
+    pub fn load_mapped(path: &Path) -> Result<Dictionary, DictError> {
+        Dictionary::load_bytes(path, FileBytes::map)
+    }
+
+    fn load_bytes(
+        path: &Path,
+        get: fn(&Path) -> std::io::Result<FileBytes>,
+    ) -> Result<Dictionary, DictError> {
         let io = |err| DictError::Io {
             path: path.to_path_buf(),
             err,
         };
-        let bytes = FileBytes::map(path).map_err(io)?;
+        let bytes = get(path).map_err(io)?;
         if bytes.as_ref().starts_with(b"BOGGLEMX") {
             return Dictionary::from_compiled(bytes).map_err(|err| DictError::Format {
                 path: path.to_path_buf(),

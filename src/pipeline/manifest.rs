@@ -253,7 +253,7 @@ impl RunDir {
     pub fn dictionary(&self) -> Result<Dictionary, PipelineError> {
         let path = self.dict_path();
         // The dictionary's own errors name the path: keep only their cause.
-        let dict = Dictionary::load(Some(&path)).map_err(|e| match e {
+        let dict = Dictionary::load_mapped(&path).map_err(|e| match e {
             DictError::Io { err, .. } => PipelineError::io(&path, err),
             DictError::Format { err, .. } => PipelineError::Format {
                 path: path.clone(),
