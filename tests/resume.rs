@@ -322,3 +322,90 @@ fn batch_logs_name_the_class_a_stuck_worker_is_on() {
     );
     assert!(line.contains("; running: class "), "{line}");
 }
+
+/// Two `plan --reuse` of one run (two machines starting a job array at once) race: the first
+/// is held as it writes its folder (under a temporary name), the second plans the run whole,
+/// then the first goes on. It must find the run made when it renames its folder into place,
+/// reuse it (same settings) or refuse it (other settings), and leave neither its own
+/// half-made folder nor a change to the run.
+#[test]
+#[cfg_attr(
+    not(feature = "failpoints"),
+    ignore = "needs the crash points: make test, or cargo test --features failpoints"
+)]
+fn two_plans_of_one_run_race_and_the_later_one_reuses_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let list = small_wordlist(dir.path(), "aeirstdnl");
+    let plan_args = |score: &str, run: &Path| {
+        let args = [
+            "plan",
+            "--reuse",
+            "--size",
+            "3x3",
+            "--partition",
+            PARTITION_2,
+            "--shards",
+            "2",
+            "--score",
+            score,
+            "--wordlist",
+            s(&list),
+            "--out",
+            s(run),
+        ];
+        args.map(String::from)
+    };
+    for (score, outcome) in [("440", "reusing"), ("441", "planned with other settings")] {
+        let run = dir.path().join(format!("run-{score}"));
+        let go = dir.path().join(format!("go-{score}"));
+        let mut held = bin()
+            .args(plan_args(score, &run))
+            .env("BOGGLEMAX_FAILPOINT", "before-rename:1:wait")
+            .env("BOGGLEMAX_FAILPOINT_GO", &go)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let stderr = held.stderr.take().expect("piped stderr");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = Vec::new();
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if line.contains("waiting for") {
+                    let _ = tx.send(String::new());
+                }
+                lines.push(line);
+            }
+            let _ = tx.send(lines.join("\n"));
+        });
+        let first = rx.recv_timeout(HANG_LIMIT).unwrap_or_default();
+        assert!(
+            first.is_empty(),
+            "the first plan never reached its rename: {first}"
+        );
+        // The second plan makes the run (at S = 440) while the first waits.
+        let second = plan_args("440", &run);
+        let said = stdout_ok(&second.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(said.starts_with("planned "), "{said}");
+        let manifest = std::fs::read(run.join("manifest.bmx")).expect("manifest");
+        std::fs::write(&go, b"").expect("go");
+        let out = held.wait_with_output().expect("wait");
+        let err = rx.recv_timeout(HANG_LIMIT).expect("stderr");
+        let said = format!("{}{err}", String::from_utf8_lossy(&out.stdout));
+        assert!(said.contains(outcome), "{score}: {said}");
+        assert_eq!(out.status.success(), score == "440", "{score}: {said}");
+        assert_eq!(
+            std::fs::read(run.join("manifest.bmx")).expect("manifest"),
+            manifest,
+            "the run is as the winner planned it"
+        );
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("read_dir")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.contains("planning"))
+            .collect();
+        assert!(left.is_empty(), "half-made folders left: {left:?}");
+    }
+}
