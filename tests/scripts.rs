@@ -525,11 +525,13 @@ fn scripts_know_every_named_scoring() {
 fn bench_ab_compares_two_binaries_and_their_candidates() {
     let dir = tempfile::tempdir().expect("tempdir");
     let tsv = dir.path().join("classes.tsv");
+    // As the reference table: comment lines before the header. The last line without its
+    // newline is a class all the same.
     std::fs::write(
         &tsv,
-        "id\tclass\n\
+        "# classes\n# of 3x3\nid\tclass\n\
          1\tlnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz\n\
-         2\taeiou lnrsy aeiou lnrsy aeiou lnrsy aeiou lnrsy aeiou\n",
+         2\taeiou lnrsy aeiou lnrsy aeiou lnrsy aeiou lnrsy aeiou",
     )
     .expect("write");
     let bin = env!("CARGO_BIN_EXE_bogglemax");
@@ -542,8 +544,42 @@ fn bench_ab_compares_two_binaries_and_their_candidates() {
     // Only the class asked for.
     let out = script(dir.path(), "bench-ab.sh", &[bin, bin, tsv_s, "2"], &env);
     assert!(out.lines().any(|l| l.starts_with("2 ")) && !out.lines().any(|l| l.starts_with("1 ")));
+    // A class id the table lacks is refused before any work.
+    let out = Command::new(repo().join("scripts/bench-ab.sh"))
+        .args([bin, bin, tsv_s, "3"])
+        .envs(env)
+        .output()
+        .expect("script runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("class 3 is not in"));
+    // A binary whose work differs but whose candidates do not is the same.
     let other = dir.path().join("other.sh");
-    std::fs::write(&other, format!("#!/bin/sh\n'{bin}' \"$@\" && echo extra\n")).expect("write");
+    std::fs::write(
+        &other,
+        format!("#!/bin/sh\n'{bin}' \"$@\" && echo nodes: 1\n"),
+    )
+    .expect("write");
+    std::fs::set_permissions(&other, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let out = script(
+        dir.path(),
+        "bench-ab.sh",
+        &[bin, other.to_str().expect("utf-8"), tsv_s],
+        &env,
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.ends_with(" same")).count(),
+        2,
+        "{out}"
+    );
+    // One whose candidates differ is not.
+    let other = dir.path().join("other2.sh");
+    std::fs::write(
+        &other,
+        format!("#!/bin/sh\n'{bin}' \"$@\" && echo candidate: aaaaaaaaa\n"),
+    )
+    .expect("write");
     std::fs::set_permissions(&other, std::os::unix::fs::PermissionsExt::from_mode(0o755))
         .expect("chmod");
     let out = Command::new(repo().join("scripts/bench-ab.sh"))

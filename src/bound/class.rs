@@ -206,10 +206,25 @@ pub struct Partition {
     corner: Option<Vec<LetterSet>>,
 }
 
-fn parse_bucket_list(text: &str) -> Result<Vec<LetterSet>, ClassError> {
+/// Parses a bucket list; `recorded`: as a run recorded it, where a bucket may name a letter
+/// twice (runs planned before 2026-12-06 were, and read it as a set).
+fn parse_bucket_list(text: &str, recorded: bool) -> Result<Vec<LetterSet>, ClassError> {
+    let parse = |set: &str| match parse_set(set) {
+        Err(ClassError::RepeatedLetter { .. }) if recorded => {
+            // Each letter once, the first of each kept: then checked as any set.
+            let mut seen = String::new();
+            for ch in set.chars().map(|c| c.to_ascii_lowercase()) {
+                if !seen.contains(ch) {
+                    seen.push(ch);
+                }
+            }
+            parse_set(&seen)
+        }
+        other => other,
+    };
     let sets = text
         .split_whitespace()
-        .map(parse_set)
+        .map(parse)
         .collect::<Result<Vec<_>, _>>()?;
     let mut seen = 0;
     for &s in &sets {
@@ -233,6 +248,16 @@ fn parse_bucket_list(text: &str) -> Result<Vec<LetterSet>, ClassError> {
 impl Partition {
     /// Parses `SETS[, edge:SETS][, corner:SETS]`.
     pub fn parse(text: &str) -> Result<Partition, ClassError> {
+        Partition::parse_with(text, false)
+    }
+
+    /// Parses a partition as a run's manifest recorded it: as [`Partition::parse`], but a
+    /// bucket may name a letter twice, which runs planned before that was refused accepted.
+    pub fn parse_recorded(text: &str) -> Result<Partition, ClassError> {
+        Partition::parse_with(text, true)
+    }
+
+    fn parse_with(text: &str, recorded: bool) -> Result<Partition, ClassError> {
         let bad = || ClassError::BadPartition(text.to_string());
         let mut parts = text.split(',');
         // `split` yields at least one part.
@@ -250,10 +275,10 @@ impl Partition {
             if slot.is_some() {
                 return Err(bad());
             }
-            *slot = Some(parse_bucket_list(sets)?);
+            *slot = Some(parse_bucket_list(sets, recorded)?);
         }
         Ok(Partition {
-            main: parse_bucket_list(main)?,
+            main: parse_bucket_list(main, recorded)?,
             edge,
             corner,
         })
@@ -441,10 +466,20 @@ mod tests {
             BoardClass::parse(size, "ab aab c d"),
             Err(ClassError::RepeatedLetter { .. })
         ));
-        // A bucket list with a letter twice in one bucket was once read as a partition.
+        // A bucket list with a letter twice in one bucket was once read as a partition: runs
+        // that recorded one still open.
         assert!(matches!(
             Partition::parse("aaeiou bcdfghjklmnpqrstvwxyz"),
             Err(ClassError::RepeatedLetter { .. })
+        ));
+        assert_eq!(
+            Partition::parse_recorded("aaeiou bcdfghjklmnpqrstvwxyz"),
+            Partition::parse("aeiou bcdfghjklmnpqrstvwxyz")
+        );
+        assert!(Partition::parse_recorded("aaeiou bcdfghjklmnpqrstvwxy").is_err());
+        assert!(matches!(
+            Partition::parse_recorded("aa1eiou bcdfghjklmnpqrstvwxyz"),
+            Err(ClassError::BadSet(_))
         ));
     }
 

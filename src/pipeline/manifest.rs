@@ -81,7 +81,7 @@ impl Manifest {
 
     /// The class space (size and partition).
     pub fn space(&self) -> ClassSpace {
-        let partition = Partition::parse(&self.partition).expect("validated on open");
+        let partition = Partition::parse_recorded(&self.partition).expect("validated on open");
         ClassSpace::new(self.size(), partition).expect("validated on open")
     }
 
@@ -181,8 +181,8 @@ impl RunDir {
             .parse::<Size>()
             .map_err(|e| bad(format!("size: {e}")))?;
         Scoring::from_recorded(&manifest.scoring).map_err(|e| bad(format!("scoring: {e}")))?;
-        let partition =
-            Partition::parse(&manifest.partition).map_err(|e| bad(format!("partition: {e}")))?;
+        let partition = Partition::parse_recorded(&manifest.partition)
+            .map_err(|e| bad(format!("partition: {e}")))?;
         ClassSpace::new(size, partition).map_err(|e| bad(format!("partition: {e}")))?;
         if manifest.shards == 0 {
             return Err(bad("zero shards".into()));
