@@ -223,11 +223,18 @@ fn word_list_lines_skipped_counted_and_named() {
     ]);
     assert!(out.status.success() && out.stderr.is_empty());
     let latin1 = dir.path().join("latin1.txt");
-    std::fs::write(&latin1, b"cat\ndog\nna\xefve\n").expect("write");
-    fails_with(
-        &["dict", "info", latin1.to_str().expect("utf-8")],
-        "line 3 is not UTF-8 text",
-    );
+    // Line 3 by any line ends: LF, CRLF, or a lone CR.
+    for text in [
+        &b"cat\ndog\nna\xefve\n"[..],
+        b"cat\r\ndog\r\nna\xefve\r\n",
+        b"cat\rdog\rna\xefve\r",
+    ] {
+        std::fs::write(&latin1, text).expect("write");
+        fails_with(
+            &["dict", "info", latin1.to_str().expect("utf-8")],
+            "line 3 is not UTF-8 text",
+        );
+    }
 }
 
 #[test]

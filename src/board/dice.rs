@@ -138,7 +138,7 @@ impl Dice {
     pub fn from_text(name: &str, text: &str) -> Result<Dice, DiceError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut dice = Vec::new();
-        for (i, line) in text.lines().enumerate() {
+        for (i, line) in text_lines(text).enumerate() {
             let die = line.split('#').next().unwrap_or("").trim();
             if die.is_empty() {
                 continue;
@@ -257,6 +257,12 @@ impl Dice {
     }
 }
 
+/// The lines of a text, ended by LF, CRLF or a lone CR (as word lists' are).
+fn text_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.split('\n')
+        .flat_map(|line| line.strip_suffix('\r').unwrap_or(line).split('\r'))
+}
+
 /// Tries to give `cell` a die, re-seating earlier cells along an augmenting path.
 fn augment(cell: usize, options: &[u64], cell_of_die: &mut [usize], visited: &mut u64) -> bool {
     let mut free = options[cell] & !*visited;
@@ -327,7 +333,7 @@ mod tests {
 
     #[test]
     fn dice_files_are_read_and_checked() {
-        let text = "\u{feff}# two dice\nABCDEF\n\n  aaaaaq # Qu on one face\n";
+        let text = "\u{feff}# two dice\r\nABCDEF\r\r  aaaaaq # Qu on one face\n";
         let dice = Dice::from_text("two.txt", text).unwrap();
         assert_eq!(dice.len(), 2);
         assert_eq!(dice.die_text(0), "abcdef");
@@ -340,6 +346,11 @@ mod tests {
                 die: "abcde".to_string()
             })
         );
+        // Lines counted as they end: CRLF once, a lone CR too.
+        assert!(matches!(
+            Dice::from_text("bad.txt", "abcdef\r\nabcdef\rabcde\n"),
+            Err(DiceError::BadDieLine { line: 3, .. })
+        ));
         assert!(matches!(
             Dice::from_text("bad.txt", "abcdé1\n"),
             Err(DiceError::BadDieLine { line: 1, .. })

@@ -147,3 +147,26 @@ impl Write for Output {
         self.0.flush()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--threads T` gives a pool of T threads (the tests of `score` and `rollable` show
+    /// that their output does not depend on T); 0 is one per core, as rayon counts them.
+    #[test]
+    fn a_worker_pool_has_the_threads_asked_for() {
+        for threads in [1, 3] {
+            let pool = worker_pool(threads).unwrap();
+            assert_eq!(pool.current_num_threads(), threads);
+            assert_eq!(pool.install(rayon::current_num_threads), threads);
+        }
+        // One per core, unless the environment tells rayon otherwise.
+        let all = std::env::var("RAYON_NUM_THREADS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .filter(|&n: &usize| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        assert_eq!(worker_pool(0).unwrap().current_num_threads(), all);
+    }
+}
