@@ -229,6 +229,14 @@ fn proof_script_estimates_first_and_refuses_long_local_runs() {
         !dir.path().join("only").exists(),
         "ESTIMATE_ONLY plans nothing"
     );
+    // A scoring's name stays a name beside a file of that name (not a scoring table).
+    std::fs::write(dir.path().join("words"), "not a scoring table\n").expect("write");
+    let named = run(&[
+        ("ESTIMATE_ONLY", "1"),
+        ("RUN", "named"),
+        ("SCORING", "words"),
+    ]);
+    assert!(named.status.success(), "{named:?}");
 
     for _ in 0..2 {
         let refused = run(&[("MAX_HOURS", "0"), ("RUN", "long")]);
