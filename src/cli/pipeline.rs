@@ -465,10 +465,8 @@ pub struct ReportArgs {
     /// if it is an earlier report.
     #[arg(short, long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// On a network file system (NFS, Lustre, ...), a started shard whose journal was written
-    /// to within this many minutes, and whose lock no process of this machine holds, counts
-    /// as running (on another machine), not failed. On a local one, locks tell: unlocked is
-    /// failed.
+    /// A started shard whose journal was written to within this many minutes, and whose lock
+    /// no process of this machine holds, counts as running (not failed).
     #[arg(long, value_name = "MINUTES", default_value_t = 15)]
     pub active_within: u64,
 }

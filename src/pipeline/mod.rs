@@ -42,6 +42,6 @@ pub use plan::{PlanSettings, plan, planned_manifest};
 pub use sampling::Interval;
 pub use snapshot::{
     ClassFigures, PlannedEstimate, RunSnapshot, SLOWEST_KEPT, ShardSnapshot, ShardState,
-    SnapshotOptions, on_local_file_system,
+    SnapshotOptions,
 };
 pub use status::{ShardStatus, status};

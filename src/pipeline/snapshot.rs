@@ -5,10 +5,8 @@
 //! journal is read once, and a record a worker is appending at that moment reads as torn and
 //! is left out (the snapshot is then the journal as it was before that record). Whether a
 //! worker holds a shard is read from the kernel's lock table (`/proc/locks`), which lists the
-//! locks of this machine only. On a local file system that is the whole truth: a started,
-//! unfinished shard no process locks has failed. On a network one (NFS, Lustre, ...) a shard
-//! broken on another machine counts as running while its journal was written to recently
-//! (see [`SnapshotOptions`]).
+//! locks of this machine only; a shard on a shared file system broken on another machine
+//! counts as running while its journal was written to recently (see [`SnapshotOptions`]).
 
 use super::error::PipelineError;
 use super::journal::read_journal;
@@ -42,14 +40,13 @@ pub enum ShardState {
     Complete,
     /// A worker of this machine holds the shard's lock.
     Locked,
-    /// No lock seen here, but the run is on a network file system and its journal was
-    /// written to within the active window: a worker on another machine, most likely.
+    /// No lock seen here, but its journal was written to within the active window: a worker
+    /// on another machine, most likely.
     RecentlyWritten,
     /// Never started: no journal.
     Pending,
-    /// Started and unfinished, no lock seen, and (on a network file system) not written to
-    /// within the active window: its worker failed, was killed or hit a time limit. Break it
-    /// again to resume.
+    /// Started and unfinished, no lock seen, and not written to within the active window:
+    /// its worker failed, was killed or hit a time limit. Break it again to resume.
     Stopped,
     /// Its journal or shard file cannot be read; the reason.
     Unreadable(String),
@@ -164,8 +161,6 @@ impl RunSnapshot {
         let m = run.manifest().clone();
         let taken_at = SystemTime::now();
         let locked = locked_inodes();
-        // Only a network file system can have workers whose locks this machine cannot see.
-        let local = on_local_file_system(run.root());
         let mut best = BestBoards::new(&m);
         let mut snapshot = RunSnapshot {
             shards: Vec::with_capacity(m.shards as usize),
@@ -238,7 +233,7 @@ impl RunSnapshot {
                 ShardState::Locked
             } else if !started {
                 ShardState::Pending
-            } else if recent && !local {
+            } else if recent {
                 ShardState::RecentlyWritten
             } else {
                 ShardState::Stopped
@@ -391,108 +386,9 @@ fn parse_proc_locks(text: &str) -> Vec<LockKey> {
         .collect()
 }
 
-/// The mount table of this process's view of the machine.
-const MOUNTINFO: &str = "/proc/self/mountinfo";
-
-/// Whether `path` is on a file system of this machine's own (ext4, xfs, tmpfs, ...), whose
-/// every lock the kernel's lock table lists; `false` for a network file system or where it
-/// cannot be told (no `/proc/self/mountinfo`, an unknown type).
-pub fn on_local_file_system(path: &Path) -> bool {
-    std::fs::canonicalize(path)
-        .ok()
-        .and_then(|path| file_system_of(&path, &std::fs::read_to_string(MOUNTINFO).ok()?))
-        .is_some_and(|fs_type| is_local_file_system(&fs_type))
-}
-
-/// The type of the file system `path` (absolute, canonical) is on, from the text of
-/// `/proc/self/mountinfo`: that of the mount with the longest mount point holding `path`
-/// (the last one listed, of mounts stacked on one point), e.g. `ext4` or `nfs4`.
-fn file_system_of(path: &Path, mountinfo: &str) -> Option<String> {
-    // A line: `36 35 98:0 /root /mnt/point rw,noatime shared:1 - ext4 /dev/sda1 rw`; the
-    // mount point is the fifth field (spaces in it written `\040`), the type follows `-`.
-    let mut best: Option<(usize, String)> = None;
-    for line in mountinfo.lines() {
-        let fields: Vec<&str> = line.split(' ').collect();
-        let (Some(point), Some(dash)) = (fields.get(4), fields.iter().position(|&f| f == "-"))
-        else {
-            continue;
-        };
-        let Some(fs_type) = fields.get(dash + 1) else {
-            continue;
-        };
-        let point = point
-            .replace("\\040", " ")
-            .replace("\\011", "\t")
-            .replace("\\012", "\n")
-            .replace("\\134", "\\");
-        let point = Path::new(&point);
-        let depth = point.components().count();
-        if path.starts_with(point) && best.as_ref().is_none_or(|(d, _)| depth >= *d) {
-            best = Some((depth, fs_type.to_string()));
-        }
-    }
-    best.map(|(_, fs_type)| fs_type)
-}
-
-/// Whether files of this file system type are on this machine's own disks or memory, so that
-/// only processes of this machine can lock them (an export of it to others locks through
-/// this kernel too). Unknown types count as shared.
-fn is_local_file_system(fs_type: &str) -> bool {
-    matches!(
-        fs_type,
-        "ext2"
-            | "ext3"
-            | "ext4"
-            | "xfs"
-            | "btrfs"
-            | "zfs"
-            | "f2fs"
-            | "jfs"
-            | "reiserfs"
-            | "bcachefs"
-            | "tmpfs"
-            | "ramfs"
-            | "overlay"
-            | "vfat"
-            | "exfat"
-            | "ntfs3"
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mount_table_gives_a_paths_file_system() {
-        let table = "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n\
-                     30 22 0:40 / /scratch rw shared:9 - lustre 10.0.0.1@tcp:/fs rw\n\
-                     31 22 0:41 / /home/a\\040b rw - nfs4 server:/home rw\n\
-                     32 22 0:42 / /tmp rw - tmpfs tmpfs rw\n\
-                     33 32 0:43 / /tmp rw - nfs server:/tmp rw\n";
-        let fs = |p: &str| file_system_of(Path::new(p), table);
-        assert_eq!(fs("/work/run").as_deref(), Some("ext4"));
-        assert_eq!(fs("/scratch/run").as_deref(), Some("lustre"));
-        // A prefix of the name is not the mount point; a space is written \040.
-        assert_eq!(fs("/scratchy/run").as_deref(), Some("ext4"));
-        assert_eq!(fs("/home/a b/run").as_deref(), Some("nfs4"));
-        // Of two mounts on one point, the later hides the earlier.
-        assert_eq!(fs("/tmp/run").as_deref(), Some("nfs"));
-        assert_eq!(file_system_of(Path::new("/x"), "garbage\n"), None);
-        assert!(is_local_file_system("ext4") && is_local_file_system("tmpfs"));
-        for shared in [
-            "nfs",
-            "nfs4",
-            "lustre",
-            "gpfs",
-            "cifs",
-            "fuse.sshfs",
-            "ceph",
-            "9p",
-        ] {
-            assert!(!is_local_file_system(shared), "{shared}");
-        }
-    }
 
     #[test]
     fn proc_locks_lines_name_their_files() {
