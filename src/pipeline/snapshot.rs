@@ -7,6 +7,12 @@
 //! worker holds a shard is read from the kernel's lock table (`/proc/locks`), which lists the
 //! locks of this machine only; a shard on a shared file system broken on another machine
 //! counts as running while its journal was written to recently (see [`SnapshotOptions`]).
+//!
+//! The window applies on a local disk too, though a worker there that died shows as running
+//! for its length: the lock table cannot be trusted to list every live worker even there.
+//! It hides the locks of processes in other PID namespaces (a worker in a container, the
+//! report on the host), and a worker that starts while the snapshot is taken locks its
+//! journal after the table was read. (Tried and reverted on 2026-12-06.)
 
 use super::error::PipelineError;
 use super::journal::read_journal;
