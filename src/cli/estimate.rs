@@ -136,6 +136,9 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             (run.dictionary()?, settings, Some(m.shards as u64))
         }
         None => {
+            // Checked as `plan` would (the library reads a partition as runs recorded it).
+            let partition = args.partition.clone().unwrap_or_default();
+            pipeline::class_space(args.size, &partition)?;
             let settings = EstimateSettings {
                 size: args.size,
                 // Both required by clap without --run.

@@ -11,7 +11,7 @@ use super::costs::{ClassCost, ClassCosts};
 use super::error::PipelineError;
 use super::journal::{ClassRecord, OTHER_RUN, ShardJournal};
 use super::manifest::fingerprint;
-use super::plan::class_space;
+use super::plan::recorded_class_space;
 use super::sampling::{
     CostModel, Draw, Interval, Sampler, draw_weights, estimate_total, weighted_quantiles,
 };
@@ -622,7 +622,8 @@ fn predicted_costs(
 
 /// Estimates a proof: enumerates its canonical classes, breaks a sample, summarises.
 pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estimate, PipelineError> {
-    let space = class_space(settings.size, &settings.partition)?;
+    // A run's partition as it recorded it; one given as a flag was checked by the caller.
+    let space = recorded_class_space(settings.size, &settings.partition)?;
     // Checked before the journals are opened, which creates the first if it is missing
     // (estimate_from checks again, for replays).
     check_samples(&settings.samples)?;
@@ -780,7 +781,7 @@ impl Replay {
         trie: Trie<'_>,
         costs: ClassCosts,
     ) -> Result<Replay, PipelineError> {
-        let space = class_space(size, partition)?;
+        let space = recorded_class_space(size, partition)?;
         costs.check_space(&space).map_err(PipelineError::Usage)?;
         let ids = space.canonical_ids();
         if let Some(missing) = ids

@@ -38,7 +38,7 @@ pub use estimate::{
 pub use journal::{ClassRecord, JournalContents, ShardJournal, read_journal, write_journal};
 pub use manifest::{Manifest, RunDir, Shard};
 pub use merge::{AuditReport, FoundBoard, MergeReport, merge, rescore, verdict};
-pub use plan::{PlanSettings, plan, planned_manifest};
+pub use plan::{PlanSettings, class_space, plan, planned_manifest};
 pub use sampling::Interval;
 pub use snapshot::{
     ClassFigures, PlannedEstimate, RunSnapshot, SLOWEST_KEPT, ShardSnapshot, ShardState,

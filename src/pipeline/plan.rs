@@ -94,14 +94,31 @@ pub fn plan(
 /// The class space of a size and partition (the partition text as `plan` takes it), refused
 /// with a usage error if the partition is malformed or the board too big to break.
 pub fn class_space(size: Size, partition: &str) -> Result<ClassSpace, PipelineError> {
+    class_space_with(size, partition, Partition::parse)
+}
+
+/// [`class_space`] of a partition as a run or the user recorded it earlier
+/// ([`Partition::parse_recorded`]: a bucket may name a letter twice, as old runs' do).
+pub(crate) fn recorded_class_space(
+    size: Size,
+    partition: &str,
+) -> Result<ClassSpace, PipelineError> {
+    class_space_with(size, partition, Partition::parse_recorded)
+}
+
+fn class_space_with(
+    size: Size,
+    partition: &str,
+    parse: fn(&str) -> Result<Partition, crate::bound::ClassError>,
+) -> Result<ClassSpace, PipelineError> {
     if size.cells() > crate::bound::MAX_TREE_CELLS {
         return Err(PipelineError::Usage(format!(
             "size {size}: class breaking handles at most {} cells",
             crate::bound::MAX_TREE_CELLS
         )));
     }
-    let partition = Partition::parse(partition)
-        .map_err(|e| PipelineError::Usage(format!("--partition: {e}")))?;
+    let partition =
+        parse(partition).map_err(|e| PipelineError::Usage(format!("--partition: {e}")))?;
     let space = ClassSpace::new(size, partition)
         .map_err(|e| PipelineError::Usage(format!("--partition: {e}")))?;
     if space.count() > MAX_CLASS_IDS {
@@ -209,6 +226,16 @@ mod tests {
     fn spaces_too_big_to_enumerate_are_refused() {
         let size: Size = "5x5".parse().unwrap();
         assert!(class_space(size, "aeiosuy bcdfghjklmnpqrtvwxz").is_ok());
+        // A bucket naming a letter twice: refused as a flag, read as an old run recorded it.
+        assert!(class_space(size, "aaeiosuy bcdfghjklmnpqrtvwxz").is_err());
+        assert_eq!(
+            recorded_class_space(size, "aaeiosuy bcdfghjklmnpqrtvwxz")
+                .unwrap()
+                .count(),
+            class_space(size, "aeiosuy bcdfghjklmnpqrtvwxz")
+                .unwrap()
+                .count()
+        );
         let err = class_space(size, "aeijou bcdfgmpqvwxz hklnrsty")
             .unwrap_err()
             .to_string();
