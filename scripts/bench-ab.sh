@@ -40,7 +40,7 @@ done
 [[ -r "$tsv" ]] || { echo "bench-ab: cannot read $tsv" >&2; exit 2; }
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "bench-ab: ROUNDS must be a positive number" >&2; exit 2; }
 wanted=" $* "
-table_ids=" $(grep -v '^#' "$tsv" | tail -n +2 | cut -f1 | tr '\n' ' ') "
+table_ids=" $( { grep -v '^#' "$tsv" || true; } | tail -n +2 | cut -f1 | tr '\n' ' ') "
 for id in "$@"; do
     [[ "$table_ids" == *" $id "* ]] || { echo "bench-ab: class $id is not in $tsv" >&2; exit 2; }
 done
@@ -98,7 +98,7 @@ while IFS=$'\t' read -r id rest || [[ -n "$id" ]]; do
                 ak / 1024, bk / 1024, bk / ak, same
             print b / a >> ratios
         }'
-done < <(grep -v '^#' "$tsv" | tail -n +2)
+done < <( { grep -v '^#' "$tsv" || true; } | tail -n +2)
 [[ -s "$work/ratios" ]] || { echo "bench-ab: no class in $tsv" >&2; exit 2; }
 awk '{ s += log($1); n++ } END { printf "geometric mean new/old: %.3f over %d classes\n", exp(s / n), n }' "$work/ratios"
 if ((differ)); then

@@ -358,15 +358,22 @@ fn two_plans_of_one_run_race_and_the_later_one_reuses_it() {
     for (score, outcome) in [("440", "reusing"), ("441", "planned with other settings")] {
         let run = dir.path().join(format!("run-{score}"));
         let go = dir.path().join(format!("go-{score}"));
-        let mut held = bin()
-            .args(plan_args(score, &run))
-            .env("BOGGLEMAX_FAILPOINT", "before-rename:1:wait")
-            .env("BOGGLEMAX_FAILPOINT_GO", &go)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        let stderr = held.stderr.take().expect("piped stderr");
+        // Killed if an assertion fails first: it would wait for its go file for ever.
+        let mut held = KillOnDrop(Some(
+            bin()
+                .args(plan_args(score, &run))
+                .env("BOGGLEMAX_FAILPOINT", "before-rename:1:wait")
+                .env("BOGGLEMAX_FAILPOINT_GO", &go)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn"),
+        ));
+        let stderr = held
+            .0
+            .as_mut()
+            .and_then(|c| c.stderr.take())
+            .expect("piped stderr");
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             let mut lines = Vec::new();
@@ -379,10 +386,10 @@ fn two_plans_of_one_run_race_and_the_later_one_reuses_it() {
             }
             let _ = tx.send(lines.join("\n"));
         });
-        let first = rx.recv_timeout(HANG_LIMIT).unwrap_or_default();
+        let first = rx.recv_timeout(HANG_LIMIT);
         assert!(
-            first.is_empty(),
-            "the first plan never reached its rename: {first}"
+            first.as_deref() == Ok(""),
+            "the first plan never reached its rename: {first:?}"
         );
         // The second plan makes the run (at S = 440) while the first waits.
         let second = plan_args("440", &run);
@@ -390,7 +397,12 @@ fn two_plans_of_one_run_race_and_the_later_one_reuses_it() {
         assert!(said.starts_with("planned "), "{said}");
         let manifest = std::fs::read(run.join("manifest.bmx")).expect("manifest");
         std::fs::write(&go, b"").expect("go");
-        let out = held.wait_with_output().expect("wait");
+        let out = held
+            .0
+            .take()
+            .expect("held")
+            .wait_with_output()
+            .expect("wait");
         let err = rx.recv_timeout(HANG_LIMIT).expect("stderr");
         let said = format!("{}{err}", String::from_utf8_lossy(&out.stdout));
         assert!(said.contains(outcome), "{score}: {said}");
@@ -407,5 +419,17 @@ fn two_plans_of_one_run_race_and_the_later_one_reuses_it() {
             .filter(|name| name.contains("planning"))
             .collect();
         assert!(left.is_empty(), "half-made folders left: {left:?}");
+    }
+}
+
+/// A child process that is killed (and reaped) when dropped, unless taken out first.
+struct KillOnDrop(Option<std::process::Child>);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
