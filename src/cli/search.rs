@@ -2,7 +2,6 @@
 //! searches.
 
 use super::common::{DictArgs, Output, parse_boards, parse_size};
-use anyhow::Context;
 use bogglemax::board::{Size, Symmetries};
 use bogglemax::progress::Progress;
 use bogglemax::search::anneal::{AnnealReport, AnnealSettings, Annealer};
@@ -85,10 +84,7 @@ impl CommonSearchArgs {
             letters,
             seed: self.seed,
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads.unwrap_or(0))
-            .build()
-            .context("starting worker threads")?;
+        let pool = super::common::worker_pool(self.threads.unwrap_or(0))?;
         Ok((space, pool))
     }
 }
