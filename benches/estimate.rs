@@ -44,7 +44,7 @@ fn main() {
     let m = run.manifest().clone();
     let dict = run.dictionary().expect("its dictionary");
     let costs = ClassCosts::from_run(&run).expect("its journals");
-    let replay = Replay::new(m.size(), &m.partition, dict.trie(), costs).expect("a finished run");
+    let replay = Replay::new(run.size(), &m.partition, dict.trie(), costs).expect("a finished run");
     let (truth, _) = replay.totals();
     println!("{}", m.describe().trim_end().replace('\n', "; "));
     println!("run: {} classes, {truth:.1} CPU seconds", m.classes);
@@ -89,11 +89,11 @@ fn main() {
     for (i, (name, by)) in deals.into_iter().enumerate() {
         let out = dir.join(format!("deal{i}"));
         let settings = PlanSettings {
-            size: m.size(),
+            size: run.size(),
             partition: m.partition.clone(),
             threshold: m.threshold,
             switchover: Some(m.switchover),
-            scoring: m.scoring(),
+            scoring: run.scoring(),
             shards,
             costs: by,
         };

@@ -129,7 +129,7 @@ fn write_shard(run: &RunDir, k: u32, share: f64, boards: &[(Board, u64)]) {
             }
         })
         .collect();
-    write_journal(&run.journal_path(k), m.run_id(), m.size(), &records).expect("journal");
+    write_journal(&run.journal_path(k), m.run_id(), run.size(), &records).expect("journal");
 }
 
 /// Writes the page three times; prints the fastest time and the size.

@@ -123,11 +123,11 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             let run = RunDir::open(path)?;
             let m = run.manifest();
             let settings = EstimateSettings {
-                size: m.size(),
+                size: run.size(),
                 partition: m.partition.clone(),
                 threshold: m.threshold,
                 switchover: Some(m.switchover),
-                scoring: m.scoring(),
+                scoring: run.scoring(),
                 samples,
                 threads: args.threads,
                 quiet: args.quiet,

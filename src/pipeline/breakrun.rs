@@ -48,7 +48,7 @@ pub fn break_shard(
     let manifest = run.manifest();
     let shard = run.shard(k)?;
     let dict = run.dictionary()?;
-    let size = manifest.size();
+    let size = run.size();
     let (journal, contents) = ShardJournal::open_waiting(
         &run.journal_path(k),
         manifest.run_id(),
@@ -80,9 +80,9 @@ pub fn break_shard(
     if pending.is_empty() {
         return Ok(report);
     }
-    let space = manifest.space();
+    let space = run.space();
     let settings = manifest.settings();
-    let breaker = ClassBreaker::new(dict.trie(), size, manifest.scoring())
+    let breaker = ClassBreaker::new(dict.trie(), size, run.scoring())
         .keep_candidates(options.keep_candidates);
     let keep = options.keep_candidates;
     let journal = Mutex::new(journal);

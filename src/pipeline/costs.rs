@@ -76,7 +76,7 @@ impl ClassCosts {
         let m = run.manifest();
         let mut costs = Vec::new();
         for k in 0..m.shards {
-            let j = read_journal(&run.journal_path(k), m.run_id(), m.size())?;
+            let j = read_journal(&run.journal_path(k), m.run_id(), run.size())?;
             costs.extend(j.classes.values().map(|r| ClassCost {
                 class_id: r.class_id,
                 seconds: r.seconds,
@@ -84,7 +84,7 @@ impl ClassCosts {
                 measured: true,
             }));
         }
-        Ok(ClassCosts::new(costs).of_space(&m.space()))
+        Ok(ClassCosts::new(costs).of_space(run.space()))
     }
 
     /// Reads a costs file, or, if `path` is a run directory, the costs of its finished

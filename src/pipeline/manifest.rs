@@ -67,24 +67,6 @@ impl Manifest {
         ])
     }
 
-    /// The board size.
-    pub fn size(&self) -> Size {
-        self.size
-            .parse()
-            .expect("validated when the manifest was opened")
-    }
-
-    /// The scoring.
-    pub fn scoring(&self) -> Scoring {
-        Scoring::from_recorded(&self.scoring).expect("validated when the manifest was opened")
-    }
-
-    /// The class space (size and partition).
-    pub fn space(&self) -> ClassSpace {
-        let partition = Partition::parse_recorded(&self.partition).expect("validated on open");
-        ClassSpace::new(self.size(), partition).expect("validated on open")
-    }
-
     /// The break settings.
     pub fn settings(&self) -> BreakSettings {
         BreakSettings {
@@ -138,10 +120,14 @@ pub struct Shard {
     pub ids: Vec<u64>,
 }
 
-/// An opened run directory: its manifest, checked.
+/// An opened run directory: its manifest, checked, and the settings parsed from it.
 pub struct RunDir {
     root: PathBuf,
     manifest: Manifest,
+    /// The manifest's size and partition.
+    space: ClassSpace,
+    /// The manifest's scoring.
+    scoring: Scoring,
 }
 
 impl RunDir {
@@ -172,24 +158,30 @@ impl RunDir {
             },
             e => e,
         })?;
-        let bad = |why: String| PipelineError::Corrupt {
-            path: path.clone(),
-            why,
-        };
+        RunDir::checked(root, manifest).map_err(|why| PipelineError::Corrupt { path, why })
+    }
+
+    /// A run at `root` with `manifest`, once its recorded settings parse: the size, scoring
+    /// and partition as the run recorded them (an older run's partition may name a letter
+    /// twice in a bucket, which `plan` now refuses), and at least one shard.
+    fn checked(root: &Path, manifest: Manifest) -> Result<RunDir, String> {
         let size = manifest
             .size
             .parse::<Size>()
-            .map_err(|e| bad(format!("size: {e}")))?;
-        Scoring::from_recorded(&manifest.scoring).map_err(|e| bad(format!("scoring: {e}")))?;
+            .map_err(|e| format!("size: {e}"))?;
+        let scoring =
+            Scoring::from_recorded(&manifest.scoring).map_err(|e| format!("scoring: {e}"))?;
         let partition = Partition::parse_recorded(&manifest.partition)
-            .map_err(|e| bad(format!("partition: {e}")))?;
-        ClassSpace::new(size, partition).map_err(|e| bad(format!("partition: {e}")))?;
+            .map_err(|e| format!("partition: {e}"))?;
+        let space = ClassSpace::new(size, partition).map_err(|e| format!("partition: {e}"))?;
         if manifest.shards == 0 {
-            return Err(bad("zero shards".into()));
+            return Err("zero shards".into());
         }
         Ok(RunDir {
             root: root.to_path_buf(),
             manifest,
+            space,
+            scoring,
         })
     }
 
@@ -202,10 +194,9 @@ impl RunDir {
     ) -> Result<RunDir, PipelineError> {
         let shard_dir = root.join("shards");
         std::fs::create_dir_all(&shard_dir).map_err(|e| PipelineError::io(&shard_dir, e))?;
-        let run = RunDir {
-            root: root.to_path_buf(),
-            manifest,
-        };
+        let run = RunDir::checked(root, manifest).map_err(|why| {
+            PipelineError::Usage(format!("cannot plan a run with these settings: {why}"))
+        })?;
         let dict_path = run.dict_path();
         format::write_atomic(&dict_path, dict_bytes)
             .map_err(|e| PipelineError::io(&dict_path, e))?;
@@ -232,6 +223,21 @@ impl RunDir {
     /// The manifest.
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
+    }
+
+    /// The board size.
+    pub fn size(&self) -> Size {
+        self.space.size()
+    }
+
+    /// The scoring.
+    pub fn scoring(&self) -> Scoring {
+        self.scoring
+    }
+
+    /// The class space (size and partition).
+    pub fn space(&self) -> &ClassSpace {
+        &self.space
     }
 
     /// Path of the compiled dictionary.

@@ -6,7 +6,7 @@
 
 use super::error::PipelineError;
 use super::journal::{ClassRecord, read_journal};
-use super::manifest::{Manifest, RunDir};
+use super::manifest::RunDir;
 use crate::board::{Board, Geometry, Size, Symmetries};
 use crate::bound::{BoardClass, BreakOutcome, BreakSettings, ClassBreaker, TWO_CELL_PATHS};
 use crate::dict::Trie;
@@ -55,11 +55,11 @@ pub(crate) struct BestBoards {
 }
 
 impl BestBoards {
-    /// None yet, for a run of `manifest`'s size and S.
-    pub(crate) fn new(manifest: &Manifest) -> BestBoards {
+    /// None yet, for a run of boards of `size` and S `threshold`.
+    pub(crate) fn new(size: Size, threshold: u32) -> BestBoards {
         BestBoards {
-            symmetries: Symmetries::new(manifest.size()),
-            threshold: manifest.threshold as u64,
+            symmetries: Symmetries::new(size),
+            threshold: threshold as u64,
             boards: BTreeMap::new(),
         }
     }
@@ -136,7 +136,7 @@ pub fn verdict(run: &RunDir) -> Result<MergeReport, PipelineError> {
 fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), PipelineError> {
     let m = run.manifest();
     // One pass over the journals: keep the results (few) and each finished class's figures.
-    let mut best = BestBoards::new(m);
+    let mut best = BestBoards::new(run.size(), m.threshold);
     let mut problems = Vec::new();
     let mut covered: Vec<u64> = Vec::new();
     let mut finished = 0usize;
@@ -148,7 +148,7 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
     let mut slowest: Vec<(f64, u64, u64)> = Vec::new();
     let mut progress = Progress::counting("merge", m.shards as u64, "shards", quiet);
     for k in 0..m.shards {
-        let journal = read_journal(&run.journal_path(k), m.run_id(), m.size())?;
+        let journal = read_journal(&run.journal_path(k), m.run_id(), run.size())?;
         // Coverage: the shards must hold every canonical class exactly once, and every
         // class must be finished in its shard's journal.
         let shard = match run.shard(k) {
@@ -183,8 +183,8 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
     progress.finish();
 
     let dict = run.dictionary()?;
-    let geometry = Geometry::new(m.size());
-    let mut solver = Solver::new(dict.trie(), &geometry, m.scoring());
+    let geometry = Geometry::new(run.size());
+    let mut solver = Solver::new(dict.trie(), &geometry, run.scoring());
     let results: Vec<(FoundBoard, usize)> = best
         .into_sorted()
         .into_iter()
@@ -212,7 +212,7 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
         .map_err(|e| PipelineError::io(&path, std::io::Error::other(e.to_string())))?;
 
     covered.sort_unstable();
-    let expected = m.space().canonical_ids();
+    let expected = run.space().canonical_ids();
     if covered != expected {
         let dup = covered.windows(2).filter(|w| w[0] == w[1]).count();
         let missing = expected
@@ -297,12 +297,12 @@ pub fn rescore(
 ) -> Result<AuditReport, PipelineError> {
     let m = run.manifest();
     let dict = run.dictionary()?;
-    let size = m.size();
+    let size = run.size();
     let geometry = Geometry::new(size);
     let threshold = m.threshold as u64;
     let mut report = AuditReport::default();
     let mut finished: Vec<(u32, u64)> = Vec::new();
-    let first = Solver::new(dict.trie(), &geometry, m.scoring());
+    let first = Solver::new(dict.trie(), &geometry, run.scoring());
     let mut progress = Progress::counting("rescore", m.shards as u64, "shards", quiet);
     for k in 0..m.shards {
         // The shard file too: a run that lost its shards has nothing to audit against.
@@ -350,9 +350,9 @@ pub fn rescore(
     rng.shuffle(&mut finished);
     finished.truncate(sample);
     finished.sort_unstable();
-    let space = m.space();
+    let space = run.space();
     let settings = m.settings();
-    let breakers = Rebreakers::new(dict.trie(), size, m.scoring());
+    let breakers = Rebreakers::new(dict.trie(), size, run.scoring());
     let mut progress = Progress::new("re-break", finished.len() as u64, quiet);
     let mut by_shard: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
     for &(k, id) in &finished {

@@ -18,6 +18,7 @@ use super::error::PipelineError;
 use super::journal::read_journal;
 use super::manifest::{Manifest, RunDir};
 use super::merge::{BestBoards, FoundBoard};
+use crate::board::Size;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
@@ -141,6 +142,8 @@ impl PlannedEstimate {
 pub struct RunSnapshot {
     /// The run's settings.
     pub manifest: Manifest,
+    /// The run's board size (from its manifest).
+    pub size: Size,
     /// Every shard, by index.
     pub shards: Vec<ShardSnapshot>,
     /// CPU seconds of every finished class (for the distribution of costs).
@@ -167,7 +170,7 @@ impl RunSnapshot {
         let m = run.manifest().clone();
         let taken_at = SystemTime::now();
         let locked = locked_inodes();
-        let mut best = BestBoards::new(&m);
+        let mut best = BestBoards::new(run.size(), m.threshold);
         let mut snapshot = RunSnapshot {
             shards: Vec::with_capacity(m.shards as usize),
             class_seconds: Vec::new(),
@@ -181,6 +184,7 @@ impl RunSnapshot {
                 .and_then(|t| PlannedEstimate::parse(&t)),
             taken_at,
             manifest: m,
+            size: run.size(),
         };
         let m = &snapshot.manifest;
         for k in 0..m.shards {
@@ -195,7 +199,7 @@ impl RunSnapshot {
                 last_write,
             };
             let read = run.shard(k).and_then(|ids| {
-                let journal = read_journal(&path, m.run_id(), m.size())?;
+                let journal = read_journal(&path, m.run_id(), snapshot.size)?;
                 Ok((ids, journal))
             });
             let (ids, journal) = match read {
@@ -310,6 +314,7 @@ impl RunSnapshot {
                 classes,
                 shards: 1,
             },
+            size: Size::new(3, 3).expect("3x3 is a size"),
             shards: vec![ShardSnapshot {
                 index: 0,
                 classes: classes as usize,

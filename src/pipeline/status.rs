@@ -36,7 +36,7 @@ pub fn status(run: &RunDir) -> Result<Vec<ShardStatus>, PipelineError> {
     for k in 0..m.shards {
         let shard = run.shard(k)?;
         let path = run.journal_path(k);
-        let j = read_journal(&path, m.run_id(), m.size())?;
+        let j = read_journal(&path, m.run_id(), run.size())?;
         let running = match File::open(&path) {
             // A worker holds an exclusive lock; a shared one is refused while it does.
             Ok(f) => match f.try_lock_shared() {

@@ -89,9 +89,9 @@ pub fn gather(run: &RunDir, options: SnapshotOptions) -> Result<ReportData, Pipe
     let known = lists_for(&m.size, &m.wordlist_sha256, &m.scoring);
     let published_counts = published_counts_for(&m.size, &m.wordlist_sha256, &m.scoring);
     let dict = run.dictionary()?;
-    let size = m.size();
+    let size = run.size();
     let geometry = Geometry::new(size);
-    let mut solver = Solver::new(dict.trie(), &geometry, m.scoring());
+    let mut solver = Solver::new(dict.trie(), &geometry, run.scoring());
     let words = snapshot
         .results
         .iter()

@@ -458,7 +458,7 @@ fn board_grid(board: &Board, id: &str) -> Markup {
 fn boards_section(d: &ReportData) -> Markup {
     let s = &d.snapshot;
     let m = &s.manifest;
-    let size = m.size();
+    let size = s.size;
     let known_best = d
         .known
         .iter()
@@ -652,6 +652,7 @@ mod tests {
                 classes: (shards * per_shard) as u64,
                 shards: shards as u32,
             },
+            size: board_size,
             shards: (0..shards)
                 .map(|k| ShardSnapshot {
                     index: k as u32,
