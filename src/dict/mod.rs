@@ -367,4 +367,37 @@ mod tests {
         bad[40] ^= 1;
         assert!(Dictionary::from_compiled(FileBytes::copy_of(&bad)).is_err());
     }
+
+    /// `load` reads a user's file into memory: a compiled dictionary that another program
+    /// rewrites in place after it was loaded leaves the loaded one as it was. (A map of the
+    /// file would show the new bytes: `load_mapped` in place of `load` fails this test.)
+    #[test]
+    fn a_loaded_file_is_read_not_mapped() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("words.bmx");
+        let cats = Dictionary::from_text("a.txt", b"cat\ncats\n").to_compiled();
+        let dogs = Dictionary::from_text("b.txt", b"dog\ndogs\n").to_compiled();
+        assert_eq!(cats.len(), dogs.len(), "the same shape, so the same length");
+        std::fs::write(&path, &cats).unwrap();
+        let loaded = Dictionary::load(Some(&path)).unwrap();
+        // The same file rewritten in place, not replaced: opened without truncation.
+        let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.write_all(&dogs).unwrap();
+        file.sync_all().unwrap();
+        drop(file);
+        let cat = [2, 0, 19];
+        let dog = [3, 14, 6];
+        assert!(
+            loaded
+                .trie()
+                .walk(&cat)
+                .is_some_and(|n| loaded.trie().word(n).is_some())
+        );
+        assert!(loaded.trie().walk(&dog).is_none());
+        assert_eq!(loaded.info().source, "a.txt");
+        // The rewritten file reads as the new list, so the rewrite did reach the file.
+        let again = Dictionary::load(Some(&path)).unwrap();
+        assert!(again.trie().walk(&dog).is_some());
+    }
 }
