@@ -14,10 +14,14 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-// The library's word filter and tree builder, compiled into this script as they are.
+// The library's word filter, tree builder and line splitter, compiled into this script as
+// they are.
 #[allow(dead_code)]
 #[path = "src/dict/filter.rs"]
 mod filter;
+#[allow(dead_code)]
+#[path = "src/text.rs"]
+mod text;
 #[allow(dead_code)]
 #[path = "src/dict/trie.rs"]
 mod trie;
@@ -78,6 +82,7 @@ fn write_known_files(files: &[String], out_dir: &Path) {
 fn write_enable2k_tree(out_dir: &Path) {
     println!("cargo::rerun-if-changed=wordlists/enable2k.txt");
     println!("cargo::rerun-if-changed=src/dict/filter.rs");
+    println!("cargo::rerun-if-changed=src/text.rs");
     println!("cargo::rerun-if-changed=src/dict/trie.rs");
     let text = std::fs::read_to_string("wordlists/enable2k.txt").expect("wordlists/enable2k.txt");
     let tree = trie::TrieBuf::build(&filter::filter_words(&text));

@@ -138,7 +138,7 @@ impl Dice {
     pub fn from_text(name: &str, text: &str) -> Result<Dice, DiceError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut dice = Vec::new();
-        for (i, line) in text_lines(text).enumerate() {
+        for (i, line) in crate::text::lines(text).enumerate() {
             let die = line.split('#').next().unwrap_or("").trim();
             if die.is_empty() {
                 continue;
@@ -255,12 +255,6 @@ impl Dice {
     pub fn is_rollable(&self, board: &Board) -> Result<bool, DiceError> {
         Ok(self.assign(board)?.is_some())
     }
-}
-
-/// The lines of a text, ended by LF, CRLF or a lone CR (as word lists' are).
-fn text_lines(text: &str) -> impl Iterator<Item = &str> {
-    text.split('\n')
-        .flat_map(|line| line.strip_suffix('\r').unwrap_or(line).split('\r'))
 }
 
 /// Tries to give `cell` a die, re-seating earlier cells along an augmenting path.

@@ -102,7 +102,7 @@ pub fn filter_words(text: &str) -> FilteredWords {
         spelled_len: Vec::new(),
         skipped_lines: 0,
     };
-    for line in text.split(['\n', '\r']) {
+    for line in crate::text::lines(text) {
         let line = line.trim_start_matches('\u{feff}');
         if let Some(len) = fold_into(line, &mut words.letters) {
             words.starts.push(words.letters.len());

@@ -186,18 +186,9 @@ impl Dictionary {
                 err,
             });
         }
-        let text = std::str::from_utf8(bytes.as_ref()).map_err(|e| {
-            // Lines as the filter counts them: ended by LF, CRLF or a lone CR.
-            let before = &bytes.as_ref()[..e.valid_up_to()];
-            let ends = before
-                .iter()
-                .enumerate()
-                .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && before.get(i + 1) != Some(&b'\n')))
-                .count();
-            DictError::NotText {
-                path: path.to_path_buf(),
-                line: 1 + ends,
-            }
+        let text = std::str::from_utf8(bytes.as_ref()).map_err(|e| DictError::NotText {
+            path: path.to_path_buf(),
+            line: crate::text::line_at(bytes.as_ref(), e.valid_up_to()),
         })?;
         let name = path
             .file_name()
