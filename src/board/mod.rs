@@ -22,6 +22,17 @@ pub const ALPHABET: usize = 26;
 /// The letter index of `q` (which stands for "Qu").
 pub const LETTER_Q: u8 = b'q' - b'a';
 
+/// What a board of the wrong length most likely meant: its Qu die spelled out, or, for a
+/// square number of letters, the square board of that many.
+fn length_hint(got: usize, qu_spelled_out: bool) -> String {
+    let side = (1..=MAX_SIDE).find(|side| side * side == got);
+    match side {
+        _ if qu_spelled_out => " (the Qu die is written q)".to_string(),
+        Some(side) if side > 1 => format!(" ({got} letters make a {side}x{side} board)"),
+        _ => String::new(),
+    }
+}
+
 /// Why a board, size or letter string was rejected.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
@@ -36,7 +47,7 @@ pub enum BoardError {
     #[error(
         "board '{board}' has {got} letter{}, but a {size} board needs {expected}{}",
         if *.got == 1 { "" } else { "s" },
-        if *.qu_spelled_out { " (the Qu die is written q)" } else { "" }
+        length_hint(*.got, *.qu_spelled_out)
     )]
     WrongLength {
         /// The board as given.
@@ -239,6 +250,22 @@ mod tests {
             Board::parse(size, "abc"),
             Err(BoardError::WrongLength { got: 3, .. })
         ));
+        // A square number of letters is named as the square board it makes.
+        let five = "abcdefghijklmnopqrstuvwxy";
+        assert_eq!(
+            Board::parse(size, five).unwrap_err().to_string(),
+            format!(
+                "board '{five}' has 25 letters, but a 4x4 board needs 16 (25 letters make a 5x5 board)"
+            )
+        );
+        let nine = Board::parse(Size::new(3, 4).unwrap(), "abcdefghi").unwrap_err();
+        assert!(
+            nine.to_string()
+                .ends_with("needs 12 (9 letters make a 3x3 board)"),
+            "{nine}"
+        );
+        let ten = Board::parse(size, "abcdefghij").unwrap_err();
+        assert!(ten.to_string().ends_with("needs 16"), "{ten}");
         assert!(matches!(
             Board::parse(size, "perslatgsinete1s"),
             Err(BoardError::BadLetter { ch: '1', .. })
