@@ -32,6 +32,21 @@ fn small_estimate(words: &str) -> [&str; 10] {
     ]
 }
 
+/// `command` (plan or estimate) of the 3x3 proof at S = 500, the partition's 102 classes,
+/// then `more`.
+fn proof_3x3<'a>(command: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let proof = [
+        command,
+        "--size",
+        "3x3",
+        "--partition",
+        PARTITION,
+        "--score",
+        "500",
+    ];
+    [&proof[..], more].concat()
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
@@ -92,19 +107,7 @@ fn spread(run: &Path, cost: &HashMap<u64, (f64, u64)>) -> f64 {
 fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
-    stdout_ok(&[
-        "plan",
-        "--size",
-        "3x3",
-        "--partition",
-        PARTITION,
-        "--score",
-        "500",
-        "--shards",
-        "4",
-        "--out",
-        s(&run),
-    ]);
+    stdout_ok(&proof_3x3("plan", &["--shards", "4", "--out", s(&run)]));
     stdout_ok(&["break", s(&run), "--all", "--quiet"]);
     let costs = dir.path().join("costs.csv");
     stdout_ok(&["status", s(&run), "--costs", s(&costs)]);
@@ -113,22 +116,10 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
     let nodes: f64 = truth.values().map(|c| c.1 as f64).sum();
 
     // A real estimate from 5 classes (under 5 % of 102).
-    let est = keys(&stdout_ok(&[
+    let est = keys(&stdout_ok(&proof_3x3(
         "estimate",
-        "--size",
-        "3x3",
-        "--partition",
-        PARTITION,
-        "--score",
-        "500",
-        "--sample",
-        "5",
-        "--seed",
-        "1",
-        "--quiet",
-        "--tasks",
-        "4",
-    ]));
+        &["--sample", "5", "--seed", "1", "--quiet", "--tasks", "4"],
+    )));
     assert_eq!(number(&est["classes"]), 102.0);
     assert_eq!(number(&est["sampled"]), 5.0);
     let point = number(&est["tree_nodes"]);
@@ -153,22 +144,18 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
     // over 40 seeds the estimates are mostly within 25 % and their intervals mostly cover.
     let (mut near, mut covered) = (0, 0);
     for seed in 1..=40u64 {
-        let r = keys(&stdout_ok(&[
+        let r = keys(&stdout_ok(&proof_3x3(
             "estimate",
-            "--size",
-            "3x3",
-            "--partition",
-            PARTITION,
-            "--score",
-            "500",
-            "--sample",
-            "5",
-            "--seed",
-            &seed.to_string(),
-            "--replay",
-            s(&run),
-            "--quiet",
-        ]));
+            &[
+                "--sample",
+                "5",
+                "--seed",
+                &seed.to_string(),
+                "--replay",
+                s(&run),
+                "--quiet",
+            ],
+        )));
         let p = number(&r["tree_nodes"]);
         if seed == 1 {
             assert_eq!(p, point, "a replay draws what the real estimate drew");
@@ -189,19 +176,7 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
     let mut spreads = Vec::new();
     for (name, by_costs) in [("by-boards", false), ("by-costs", true)] {
         let out = dir.path().join(name);
-        let mut args = vec![
-            "plan",
-            "--size",
-            "3x3",
-            "--partition",
-            PARTITION,
-            "--score",
-            "500",
-            "--shards",
-            "8",
-            "--out",
-            s(&out),
-        ];
+        let mut args = proof_3x3("plan", &["--shards", "8", "--out", s(&out)]);
         if by_costs {
             args.extend(["--costs", s(&run)]);
         }
@@ -271,38 +246,21 @@ fn bad_estimate_and_costs_inputs_are_refused_in_one_line() {
         ],
         "misses",
     );
-    fails_with(
-        &[
-            "estimate",
-            "--size",
-            "3x3",
-            "--partition",
-            PARTITION,
-            "--score",
-            "500",
-            "--sample",
-            "0",
-        ],
-        "--sample",
-    );
+    fails_with(&proof_3x3("estimate", &["--sample", "0"]), "--sample");
     let bad = dir.path().join("bad.csv");
     std::fs::write(&bad, "class_id,seconds\n1,fast\n").unwrap();
     fails_with(
-        &[
+        &proof_3x3(
             "plan",
-            "--size",
-            "3x3",
-            "--partition",
-            PARTITION,
-            "--score",
-            "500",
-            "--shards",
-            "2",
-            "--costs",
-            s(&bad),
-            "--out",
-            s(&dir.path().join("r")),
-        ],
+            &[
+                "--shards",
+                "2",
+                "--costs",
+                s(&bad),
+                "--out",
+                s(&dir.path().join("r")),
+            ],
+        ),
         "line 2",
     );
     assert!(!dir.path().join("r").exists(), "nothing planned");
@@ -314,53 +272,25 @@ fn bad_estimate_and_costs_inputs_are_refused_in_one_line() {
     )
     .unwrap();
     fails_with(
-        &[
+        &proof_3x3(
             "plan",
-            "--size",
-            "3x3",
-            "--partition",
-            PARTITION,
-            "--score",
-            "500",
-            "--shards",
-            "2",
-            "--costs",
-            s(&other),
-            "--out",
-            s(&dir.path().join("r")),
-        ],
+            &[
+                "--shards",
+                "2",
+                "--costs",
+                s(&other),
+                "--out",
+                s(&dir.path().join("r")),
+            ],
+        ),
         "the costs are of 3x3 aeiou",
     );
     // A replay needs every class measured: a run with one shard broken is refused.
     let run = dir.path().join("partial");
-    stdout_ok(&[
-        "plan",
-        "--size",
-        "3x3",
-        "--partition",
-        PARTITION,
-        "--score",
-        "500",
-        "--shards",
-        "4",
-        "--out",
-        s(&run),
-    ]);
+    stdout_ok(&proof_3x3("plan", &["--shards", "4", "--out", s(&run)]));
     stdout_ok(&["break", s(&run), "--shard", "0", "--quiet"]);
     fails_with(
-        &[
-            "estimate",
-            "--size",
-            "3x3",
-            "--partition",
-            PARTITION,
-            "--score",
-            "500",
-            "--sample",
-            "5",
-            "--replay",
-            s(&run),
-        ],
+        &proof_3x3("estimate", &["--sample", "5", "--replay", s(&run)]),
         "no measured cost",
     );
 }
