@@ -216,3 +216,26 @@ fn mirror_classes_report_one_board_of_each_pair() {
     let plain = stdout_ok(&["break-class", "--size", "3x3", "--score", "500", CLASS]);
     assert_eq!(line(&plain, "mirror: "), "none");
 }
+
+/// The help of every command with `--switchover` states the default the library uses (the
+/// texts are written by hand: a new default must be written into each of them).
+#[test]
+fn help_texts_state_the_default_switchover() {
+    let s = 3500u32;
+    let default = bogglemax::bound::BreakSettings::with_default_switchover(s).switchover;
+    for command in ["plan", "estimate", "break-class"] {
+        let help = stdout_ok(&[command, "--help"]);
+        let line = help
+            .lines()
+            .find(|l| l.contains("--switchover"))
+            .unwrap_or_else(|| panic!("{command} --help has no --switchover"));
+        let ratio = line
+            .split("Default: ")
+            .nth(1)
+            .and_then(|rest| rest.strip_suffix(" × S"))
+            .unwrap_or_else(|| panic!("{command}: no 'Default: N/D × S' in {line:?}"));
+        let (num, den) = ratio.split_once('/').expect("N/D");
+        let stated = s as u64 * num.parse::<u64>().unwrap() / den.parse::<u64>().unwrap();
+        assert_eq!(stated, default as u64, "{command} --help: {line}");
+    }
+}
