@@ -14,6 +14,7 @@
 
 pub mod board;
 pub mod bound;
+pub mod cpu_clock;
 pub mod dict;
 pub mod failpoint;
 pub mod format;

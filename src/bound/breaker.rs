@@ -43,6 +43,7 @@ use super::tree::{
     WordLetters, atoms_of, sat,
 };
 use crate::board::{Board, Geometry, Size, Symmetries};
+use crate::cpu_clock::ThreadCpuClock;
 use crate::dict::Trie;
 use crate::solve::{GROUP_MAX, OvercountBound, Overcounter, Scoring, Solver};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -116,7 +117,9 @@ pub struct BreakOutcome {
     /// How many of them the solver scored; the others were rejected exactly by their
     /// [`OvercountBound`]. Not journaled: 0 in outcomes read back from a journal.
     pub scored: u64,
-    /// Seconds spent checking candidates (part of `seconds`).
+    /// Wall seconds spent checking candidates, within `seconds` (timed by the wall clock,
+    /// which costs a twentieth of a CPU clock's read: a heavy class checks batches of
+    /// candidates hundreds of thousands of times; on a loaded core it runs high).
     pub check_seconds: f64,
     /// Every candidate, sorted, when the breaker keeps them
     /// ([`ClassBreaker::keep_candidates`]); empty otherwise.
@@ -126,7 +129,7 @@ pub struct BreakOutcome {
     pub nodes: u64,
     /// Peak bytes held by tree arenas.
     pub peak_bytes: u64,
-    /// Wall seconds.
+    /// CPU seconds of the thread that broke it ([`ThreadCpuClock`]), checking included.
     pub seconds: f64,
     /// `eliminated[d]`: sub-classes eliminated after forcing `d` cells.
     pub eliminated: Vec<u64>,
@@ -764,7 +767,7 @@ impl<'d> ClassBreaker<'d> {
         mut hooks: Option<TopSplitHooks<'_>>,
     ) -> BreakOutcome {
         assert_eq!(class.size(), self.geometry.size(), "class size");
-        let start = Instant::now();
+        let start = ThreadCpuClock::start();
         let order = self.order_for(class);
         let n = order.len();
         let top = order.cell(0);
@@ -773,7 +776,7 @@ impl<'d> ClassBreaker<'d> {
         if hooks.is_some() && top_letters(class, top).all(skipped) {
             return BreakOutcome {
                 eliminated: vec![0; n + 1],
-                seconds: start.elapsed().as_secs_f64(),
+                seconds: start.seconds(),
                 ..BreakOutcome::default()
             };
         }
@@ -823,7 +826,7 @@ impl<'d> ClassBreaker<'d> {
         buffers.release_pair_source();
         total.nodes = run.arena.created();
         total.peak_bytes = run.arena.peak_bytes();
-        total.seconds = start.elapsed().as_secs_f64();
+        total.seconds = start.seconds();
         run.arena.clear(KEEP_ARENA_BYTES);
         self.spare
             .lock()
@@ -891,7 +894,7 @@ impl<'d> ClassBreaker<'d> {
         l: u8,
         buffers: &mut PathBuffers,
     ) -> BreakOutcome {
-        let unit_start = Instant::now();
+        let unit_start = ThreadCpuClock::start();
         let created = run.arena.created();
         let unit_bound = match units.whole {
             Some(root) => {
@@ -923,7 +926,7 @@ impl<'d> ClassBreaker<'d> {
         part.candidates.sort();
         part.nodes = run.arena.created() - created;
         part.peak_bytes = run.arena.peak_bytes();
-        part.seconds = unit_start.elapsed().as_secs_f64();
+        part.seconds = unit_start.seconds();
         part
     }
 

@@ -67,11 +67,12 @@ pub struct ClassRecord {
     pub nodes: u64,
     /// Peak tree bytes.
     pub peak_bytes: u64,
-    /// Wall seconds the worker thread that broke it spent on it, checking included: a
-    /// worker breaks one class at a time, so this is the class's CPU time while workers do
-    /// not outnumber cores (summaries add these up as `cpu seconds`).
+    /// CPU seconds of the worker thread that broke it, checking included (a worker breaks
+    /// one class at a time, on one thread; summaries add these up as `cpu seconds`).
+    /// Journals written before 2026-12-07 hold the thread's wall seconds instead, the same
+    /// on a core the worker had to itself.
     pub seconds: f64,
-    /// Seconds spent checking candidates.
+    /// Wall seconds spent checking candidates (within `seconds`).
     pub check_seconds: f64,
     /// Boards with DeMulti ≥ S that were found and checked.
     pub demulti_count: u64,
