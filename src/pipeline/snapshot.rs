@@ -144,6 +144,8 @@ pub struct RunSnapshot {
     pub manifest: Manifest,
     /// The run's board size (from its manifest).
     pub size: Size,
+    /// How the shards' states were decided.
+    pub options: SnapshotOptions,
     /// Every shard, by index.
     pub shards: Vec<ShardSnapshot>,
     /// CPU seconds of every finished class (for the distribution of costs).
@@ -185,6 +187,7 @@ impl RunSnapshot {
             taken_at,
             manifest: m,
             size: run.size(),
+            options,
         };
         let m = &snapshot.manifest;
         for k in 0..m.shards {
@@ -315,6 +318,7 @@ impl RunSnapshot {
                 shards: 1,
             },
             size: Size::new(3, 3).expect("3x3 is a size"),
+            options: SnapshotOptions::default(),
             shards: vec![ShardSnapshot {
                 index: 0,
                 classes: classes as usize,

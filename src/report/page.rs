@@ -97,6 +97,14 @@ fn state_line(d: &ReportData) -> Markup {
                 " Every shard is finished, but merge finds problems: see the verdict below."
             }
         },
+        None if running == 0 && pending == shards && done == 0 => html! {
+            p.state {
+                span #state .badge.pending { "not started" }
+                " " strong { (count(total)) " classes" } " in " (count(shards as u64))
+                " shards, none started yet. Break them to begin ("
+                code { "scripts/break-xargs.sh RUN" } ", or " code { "scripts/slurm/submit.sh" } ")."
+            }
+        },
         None if running == 0 => html! {
             p.state {
                 span #state .badge.failed { "stalled" }
@@ -104,7 +112,9 @@ fn state_line(d: &ReportData) -> Markup {
                 span.dot.pending {} (pending) " shards pending, "
                 span.dot.failed {} (failed) " failed"
                 @if unreadable > 0 { ", " span.dot.unreadable {} (unreadable) " unreadable" }
-                ". Break them to go on."
+                ". Break them to go on"
+                @if unreadable > 0 { " (an unreadable shard's journal first moved aside, as its warning below says)" }
+                "."
             }
         },
         None => html! {
@@ -253,8 +263,15 @@ fn shards_section(s: &RunSnapshot) -> Markup {
             @for (k, why) in &unreadable {
                 p.warn { "Shard " (k) " cannot be read: " (why) }
             }
+            @let minutes = s.options.active_within.as_secs() / 60;
             p.note {
-                "Running means a worker of this machine holds the shard's lock, or (for workers on other machines) its journal was written to in the last minutes."
+                @if minutes > 0 {
+                    "Running means a worker of this machine holds the shard's lock, or (for workers on other machines) its journal was written to in the last "
+                    (minutes) " minute" @if minutes > 1 { "s" } ". A worker killed on this machine counts as running that long too; with every worker on this machine, "
+                    code { "report --active-within 0" } " marks its shard failed at once."
+                } @else {
+                    "Running means a worker of this machine holds the shard's lock (" code { "--active-within 0" } ": a recent write does not count)."
+                }
             }
         }
     }
@@ -619,7 +636,7 @@ const CSS: &str = include_str!("page.css");
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::{FoundBoard, Manifest};
+    use crate::pipeline::{FoundBoard, Manifest, SnapshotOptions};
     use crate::solve::FoundWord;
     use std::time::{Duration, SystemTime};
 
@@ -653,6 +670,7 @@ mod tests {
                 shards: shards as u32,
             },
             size: board_size,
+            options: SnapshotOptions::default(),
             shards: (0..shards)
                 .map(|k| ShardSnapshot {
                     index: k as u32,
@@ -760,6 +778,17 @@ mod tests {
         for bad in ["NaN", "inf"] {
             assert!(!html.contains(bad), "{bad} on the page");
         }
+        // A run planned and never started is not stalled.
+        let d = data(3, 5, 0, &[ShardState::Pending], "3x3", "standard", 0);
+        let html = render(&d);
+        assert!(
+            html.contains(r#"id="state">not started<"#),
+            "nothing started"
+        );
+        assert!(
+            html.contains("written to in the last 15 minutes"),
+            "the default window"
+        );
         // An empty shard is complete and does not count as the quickest finished one.
         let mut d = data(2, 5, 5, &[ShardState::Complete], "3x3", "standard", 0);
         d.snapshot.shards[1].classes = 0;
