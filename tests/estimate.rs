@@ -165,6 +165,39 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
         near += usize::from((p / nodes - 1.0).abs() <= 0.25);
         covered += usize::from(lo <= nodes && nodes <= hi);
     }
+    // A run replayed on its own gives its settings; one replayed for other settings is
+    // refused; a replay prints no candidates or results (a costs file has none).
+    let alone = keys(&stdout_ok(&[
+        "estimate",
+        "--replay",
+        s(&run),
+        "--sample",
+        "5",
+        "--quiet",
+    ]));
+    assert_eq!(number(&alone["tree_nodes"]), point);
+    assert!(!alone.contains_key("candidates") && !alone.contains_key("results"));
+    fails_with(
+        &[
+            "estimate",
+            "--size",
+            "3x3",
+            "--partition",
+            PARTITION,
+            "--score",
+            "501",
+            "--sample",
+            "5",
+            "--replay",
+            s(&run),
+        ],
+        "the run's score is 500, this estimate's 501",
+    );
+    fails_with(
+        &["estimate", "--replay", s(&costs), "--sample", "5"],
+        "a costs file does not say the proof's settings",
+    );
+
     // Measured when written: 34 and 32 of 40 (5 draws are few: on the 3- and 4-bucket runs,
     // with 5 % of their classes, 40 and 40).
     assert!(near >= 32, "{near} of 40 estimates within 25 %");
@@ -202,6 +235,18 @@ fn a_sample_as_large_as_the_run_is_a_census() {
     .concat();
     let out = keys(&stdout_ok(&[&args[..], &["1000"]].concat()));
     assert_eq!(number(&out["sampled"]), 102.0);
+    // Its results are the proof's: each canonical board once, as merge lists them (a class
+    // that is its own image holds several images of a board: 18,796 when they were counted).
+    let run = dir.path().join("run");
+    let plan = &small_estimate(s(&words))[1..9];
+    stdout_ok(&[&["plan"], plan, &["--shards", "2", "--out", s(&run)]].concat());
+    stdout_ok(&["break", s(&run), "--all", "--quiet"]);
+    let merged = stdout_ok(&["merge", s(&run)]);
+    let proof_results = merged
+        .lines()
+        .find_map(|l| l.strip_prefix("results (score >= 300): "))
+        .unwrap_or_else(|| panic!("no results line in {merged}"));
+    assert_eq!(out["results"], proof_results);
     let c = read_costs(&costs);
     assert_eq!(c.len(), 102);
     let nodes: f64 = c.values().map(|v| v.1 as f64).sum();

@@ -13,12 +13,27 @@ use std::time::Duration;
 /// Flags of `bogglemax estimate`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Prints one `key: value` line each: classes, sampled, cpu_seconds (the \
-whole run on one thread), cpu_seconds_90 (a 90 % interval), cpu_hours, \
-class_seconds_quantiles (50 %, 90 %, 99 %, largest sampled), tree_nodes, candidates, results, \
-peak_rss_bytes (one worker thread, the largest sampled class), disk_bytes (the run directory), \
-and with --tasks N the mean and slowest seconds of one task of N and the Slurm --time and \
---mem to ask for.\n\nClasses are drawn by importance: a cost model fitted to the classes \
+    after_help = "Prints one `key: value` line each (a `_90` key is the 90 % interval of the \
+key before it, low and high; no total is below the sum over the classes sampled):\n  \
+classes                  canonical classes of the run\n  \
+sampled                  distinct classes measured (samples_pooled: how many for each seed)\n  \
+cpu_seconds              CPU seconds of the whole run on one thread (each class's thread \
+CPU time, on this machine); cpu_hours the same in hours\n  \
+class_seconds_quantiles  one class's CPU seconds: 50 %, 90 %, 99 %, and the largest sampled \
+(slowest_sampled: which class)\n  \
+tree_nodes               orderly-tree nodes the run creates: the machine-independent measure \
+of its work\n  \
+candidates               boards whose bound reached S, each checked by scoring it\n  \
+results                  boards with Score >= S, each canonical board once (results.csv's \
+rows)\n  \
+peak_rss_bytes           one worker process (one thread): the dictionary and the largest \
+sampled class's trees\n  \
+disk_bytes               the run directory\n  \
+estimate_wall_seconds    how long this estimate took (from_journal: classes read from \
+--journal)\n  \
+tasks, task_seconds      with --tasks N: the mean and slowest CPU seconds of one of N tasks, \
+and slurm_time and slurm_mem to ask for\n  \
+replayed_*               with --replay: the finished run's true totals\n\nClasses are drawn by importance: a cost model fitted to the classes \
 broken so far (tree nodes against how well the class's letter sets chain into words) makes \
 heavy classes likelier to be drawn, and each is weighted by how likely it was, so the heavy \
 tail is sampled and the estimate stays unbiased. The same seed and --sample draw the same \
@@ -40,11 +55,11 @@ pub struct EstimateArgs {
     pub size: Size,
     #[command(flatten)]
     pub dict: DictArgs,
-    /// The bucket partition, as `plan` takes it (required without --run).
-    #[arg(long, value_name = "P", required_unless_present = "run")]
+    /// The bucket partition, as `plan` takes it (required without --run or --replay RUN).
+    #[arg(long, value_name = "P", required_unless_present_any = ["run", "replay"])]
     pub partition: Option<String>,
-    /// The score S of the proof (required without --run).
-    #[arg(long, value_name = "S", required_unless_present = "run")]
+    /// The score S of the proof (required without --run or --replay RUN).
+    #[arg(long, value_name = "S", required_unless_present_any = ["run", "replay"])]
     pub score: Option<u32>,
     /// Switchover, as `plan` takes it. Default: 9/4 × S.
     #[arg(long, value_name = "B")]
@@ -85,7 +100,9 @@ pub struct EstimateArgs {
     pub costs_out: Option<PathBuf>,
     /// Validation: draw from a finished run's recorded costs (its directory, or a costs
     /// file from `status --costs`) instead of breaking classes, to see how close an estimate
-    /// of this size comes to the run's real total.
+    /// of this size comes to the run's real total. A run directory gives its own settings
+    /// (as --run does), or must match the ones given; a costs file needs --size, --partition
+    /// and --score (or --run).
     #[arg(long, value_name = "RUN|FILE", requires = "sample")]
     pub replay: Option<PathBuf>,
     /// Keep every class broken in FILE (created if missing), and take the classes it already
@@ -117,8 +134,23 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
         // Before the work, not after it.
         pipeline::ClassCosts::check_replaceable(path)?;
     }
+    // A run being replayed stands for --run when no setting of the proof is given.
+    let replayed_run = args.replay.as_ref().filter(|p| p.is_dir());
+    let settings_run = match (&args.run, replayed_run) {
+        (Some(run), _) => Some(run),
+        (None, Some(run)) if args.partition.is_none() && args.score.is_none() => Some(run),
+        (None, _) if args.partition.is_none() || args.score.is_none() => bail!(
+            "--replay {}: a costs file does not say the proof's settings: give --size, \
+             --partition and --score, or --run RUN",
+            args.replay
+                .as_deref()
+                .unwrap_or(std::path::Path::new(""))
+                .display()
+        ),
+        (None, _) => None,
+    };
     // The settings and dictionary: a planned run's, or the flags'.
-    let (dict, settings, run_shards) = match &args.run {
+    let (dict, settings, run_shards) = match settings_run {
         Some(path) => {
             let run = RunDir::open(path)?;
             let m = run.manifest();
@@ -154,6 +186,9 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             (args.dict.load(args.size)?, settings, None)
         }
     };
+    if let Some(dir) = replayed_run {
+        check_replayed_run(dir, &settings, &dict)?;
+    }
     let tasks = args.tasks.or(run_shards);
     let (estimate, replayed) = match &args.replay {
         None => (pipeline::estimate(&dict, &settings)?, None),
@@ -174,12 +209,20 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
     match replayed {
         None => write!(out, "{report}")?,
         Some((seconds, nodes)) => {
-            // A replay knows no memory: those lines would only show zeros.
-            for line in report.lines().filter(|l| {
-                !["peak_rss_bytes:", "slurm_mem:", "disk_bytes:"]
-                    .iter()
-                    .any(|k| l.starts_with(k))
-            }) {
+            // A replay knows only seconds and tree nodes: the lines of memory, candidates and
+            // results would only show zeros.
+            let unknown = [
+                "peak_rss_bytes:",
+                "slurm_mem:",
+                "disk_bytes:",
+                "candidates:",
+                "candidates_90:",
+                "results:",
+            ];
+            for line in report
+                .lines()
+                .filter(|l| !unknown.iter().any(|k| l.starts_with(k)))
+            {
                 writeln!(out, "{line}")?;
             }
             writeln!(out, "replayed_cpu_seconds: {seconds:.1}")?;
@@ -218,6 +261,53 @@ fn samples(args: &EstimateArgs) -> anyhow::Result<Vec<Sample>> {
         .zip(sizes)
         .map(|(&seed, size)| Sample::new(seed, size))
         .collect())
+}
+
+/// Refuses to replay the run at `dir` as an estimate of other settings: its size,
+/// partition, S, switchover, scoring and word list must be the estimate's.
+fn check_replayed_run(
+    dir: &std::path::Path,
+    settings: &EstimateSettings,
+    dict: &Dictionary,
+) -> anyhow::Result<()> {
+    let run = RunDir::open(dir)?;
+    let m = run.manifest();
+    let switchover =
+        bogglemax::bound::BreakSettings::with_switchover(settings.threshold, settings.switchover)
+            .switchover;
+    let differs = [
+        ("size", run.size().to_string(), settings.size.to_string()),
+        ("partition", m.partition.clone(), settings.partition.clone()),
+        (
+            "score",
+            m.threshold.to_string(),
+            settings.threshold.to_string(),
+        ),
+        (
+            "switchover",
+            m.switchover.to_string(),
+            switchover.to_string(),
+        ),
+        ("scoring", m.scoring.clone(), settings.scoring.to_string()),
+        (
+            "word list",
+            m.wordlist_sha256.clone(),
+            dict.info().sha256.clone(),
+        ),
+    ];
+    if let Some((what, theirs, ours)) = differs.into_iter().find(|(_, a, b)| a != b) {
+        let (theirs, ours) = if what == "word list" {
+            (m.wordlist.clone(), dict.info().source.clone())
+        } else {
+            (theirs, ours)
+        };
+        bail!(
+            "--replay {}: the run's {what} is {theirs}, this estimate's {ours}: leave out the \
+             settings (the run's are taken) or give the run's",
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// An estimate replayed from a finished run's recorded costs, and that run's true CPU

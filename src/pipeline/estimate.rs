@@ -15,13 +15,13 @@ use super::plan::recorded_class_space;
 use super::sampling::{
     CostModel, Draw, Interval, Sampler, draw_weights, estimate_total, weighted_quantiles,
 };
-use crate::board::{Geometry, Size};
+use crate::board::{Board, Geometry, Size, Symmetries};
 use crate::bound::{BreakSettings, ClassBreaker, ClassSpace};
 use crate::dict::{Dictionary, NodeId, Trie};
 use crate::progress::Progress;
 use crate::solve::Scoring;
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -109,7 +109,8 @@ pub struct SampledClass {
     pub peak_bytes: u64,
     /// DeMulti candidates found and checked.
     pub candidates: u64,
-    /// Boards with Score ≥ S.
+    /// Boards with Score ≥ S, each canonical board once (a class that is its own image
+    /// under a symmetry can hold several images of one board, which the proof lists once).
     pub results: u64,
     /// How many classes of the run it stands for in the estimate (its
     /// [`draw_weights`]; 1 in a census): the weights add up
@@ -119,15 +120,20 @@ pub struct SampledClass {
 
 impl SampledClass {
     /// A class's figures as its journal record holds them (weight 0, set when the sample is
-    /// summarised).
-    fn of_record(r: &ClassRecord) -> SampledClass {
+    /// summarised), its results counted as canonical boards under `symmetries`.
+    fn of_record(r: &ClassRecord, symmetries: &Symmetries) -> SampledClass {
+        let boards: HashSet<Board> = r
+            .results
+            .iter()
+            .map(|c| symmetries.canonical(&c.board))
+            .collect();
         SampledClass {
             class_id: r.class_id,
             seconds: r.seconds,
             nodes: r.nodes,
             peak_bytes: r.peak_bytes,
             candidates: r.demulti_count,
-            results: r.results.len() as u64,
+            results: boards.len() as u64,
             weight: 0.0,
         }
     }
@@ -495,13 +501,18 @@ fn estimate_from(
     let m = &measured;
     let value = |f: fn(&SampledClass) -> f64| move |i: usize| f(&m[&i]);
     // A census knows its totals exactly (no interval), and each class stands for itself.
+    // Any sample knows a floor: the classes it measured are part of the run, and no figure
+    // is negative, so no total (nor its interval) is below their sum.
     let census = measured.len() == n;
     let total = |f: fn(&SampledClass) -> f64| {
         let mut t = estimate_total(&sequences, value(f), seed);
+        let known: f64 = measured.values().map(f).sum();
         if census {
-            t.point = measured.values().map(f).sum();
-            (t.lo, t.hi) = (t.point, t.point);
+            (t.point, t.lo, t.hi) = (known, known, known);
         }
+        t.point = t.point.max(known);
+        t.lo = t.lo.max(known);
+        t.hi = t.hi.max(known);
         t
     };
     let cpu_seconds = total(|s| s.seconds);
@@ -659,6 +670,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
     let feature = class_features(&space, dict.trie(), &ids)?;
     let base_rss_bytes = resident_bytes().unwrap_or(0);
     let breaker = ClassBreaker::new(dict.trie(), settings.size, settings.scoring);
+    let symmetries = Symmetries::new(settings.size);
     let break_settings = BreakSettings::with_switchover(settings.threshold, settings.switchover);
     let from_journal = AtomicUsize::new(0);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -703,7 +715,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
                         // estimate already.
                         .expect("journal lock")
                         .iter()
-                        .find_map(|j| j.measured(id));
+                        .find_map(|j| j.measured(id, &symmetries));
                     if let Some(s) = known {
                         from_journal.fetch_add(1, Ordering::Relaxed);
                         if counted {
@@ -734,7 +746,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
                             false,
                         );
                     }
-                    Ok(SampledClass::of_record(&rec))
+                    Ok(SampledClass::of_record(&rec, &symmetries))
                 })
                 .collect::<Result<Vec<_>, PipelineError>>()
         })?;
@@ -900,8 +912,10 @@ impl EstimateJournal {
     }
 
     /// The figures of class `id`, if the journal holds it.
-    fn measured(&self, id: u64) -> Option<SampledClass> {
-        self.known.get(&id).map(SampledClass::of_record)
+    fn measured(&self, id: u64, symmetries: &Symmetries) -> Option<SampledClass> {
+        self.known
+            .get(&id)
+            .map(|r| SampledClass::of_record(r, symmetries))
     }
 
     /// Adds a broken class's record, synced before it returns.
