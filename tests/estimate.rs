@@ -333,7 +333,21 @@ fn bad_estimate_and_costs_inputs_are_refused_in_one_line() {
     // A replay needs every class measured: a run with one shard broken is refused.
     let run = dir.path().join("partial");
     stdout_ok(&proof_3x3("plan", &["--shards", "4", "--out", s(&run)]));
+    // Costs from a run not yet broken deal nothing: refused. From a partly broken one: the
+    // rest at the mean, said on standard error.
+    let fresh = dir.path().join("fresh");
+    let by_part = dir.path().join("by-part");
+    let replan = |out| proof_3x3("plan", &["--shards", "4", "--costs", s(&run), "--out", out]);
+    fails_with(&replan(s(&fresh)), "no class of this run has a cost there");
+    assert!(!fresh.exists());
     stdout_ok(&["break", s(&run), "--shard", "0", "--quiet"]);
+    let by_part = common::run(&replan(s(&by_part)));
+    assert!(by_part.status.success());
+    let note = String::from_utf8_lossy(&by_part.stderr);
+    assert!(
+        note.contains("gives the cost of 25 of the 102 classes"),
+        "{note}"
+    );
     fails_with(
         &proof_3x3("estimate", &["--sample", "5", "--replay", s(&run)]),
         "no measured cost",

@@ -51,9 +51,10 @@ pub struct PlanArgs {
     #[arg(long)]
     pub reuse: bool,
     /// Deal classes to shards by these per-class costs (a file from `estimate --costs-out`
-    /// or `status --costs`, or a finished run directory), costliest first onto the least
-    /// loaded shard, so that every shard takes about the same time. Default: by the number
-    /// of boards in each class, in a snake order.
+    /// or `status --costs`, or a run directory: its finished classes), costliest first onto
+    /// the least loaded shard, so that every shard takes about the same time; classes
+    /// without a cost count at the mean of the others (said on standard error). Default: by
+    /// the number of boards in each class, in a snake order.
     #[arg(long, value_name = "FILE|RUN")]
     pub costs: Option<PathBuf>,
 }
@@ -83,6 +84,30 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         },
         ..settings
     };
+    if let (Some(costs), Some(path)) = (&settings.costs, &args.costs) {
+        // Checked before planning: costs that miss classes deal those at the mean cost.
+        let space = pipeline::class_space(args.size, &args.partition)?;
+        costs
+            .check_space(&space)
+            .map_err(|e| anyhow::anyhow!("--costs: {e}"))?;
+        let ids = space.canonical_ids();
+        let listed = ids.iter().filter(|&&id| costs.get(id).is_some()).count();
+        if listed == 0 {
+            bail!(
+                "--costs {}: no class of this run has a cost there (a run not yet broken?); \
+                 plan without --costs to deal by board counts",
+                path.display()
+            );
+        }
+        if listed < ids.len() {
+            eprintln!(
+                "bogglemax: note: --costs {} gives the cost of {listed} of the {} classes; the \
+                 others are dealt at the mean cost of those",
+                path.display(),
+                ids.len()
+            );
+        }
+    }
     let run = match pipeline::plan(&args.out, &dict, &settings) {
         // Another `plan --reuse` of the same run (a second machine) made it meanwhile.
         Err(PipelineError::Exists(_))
