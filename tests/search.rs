@@ -233,6 +233,11 @@ fn anneal_finds_a_good_3x3_board_deterministically() {
         without_seconds(&out),
         without_seconds(&stdout_ok(&args("1")))
     );
+    // 0 is one thread per core, as for score and break.
+    assert_eq!(
+        without_seconds(&out),
+        without_seconds(&stdout_ok(&args("0")))
+    );
 }
 
 #[test]
@@ -451,7 +456,7 @@ fn bad_input_is_refused() {
     fails_with(&["hillclimb", "--runs", "0", "--size", "3x3"], "--runs");
     fails_with(&["hillclimb", "--size", "9x9"], "9x9");
     fails_with(
-        &["hillclimb", "--threads", "0", "--size", "3x3"],
+        &["hillclimb", "--threads", "100000", "--size", "3x3"],
         "--threads",
     );
     fails_with(
@@ -492,4 +497,12 @@ fn bad_input_is_refused() {
     );
     fails_with(&["rollable", "abc"], "needs 16");
     fails_with(&["rollable", "--estimate", "0"], "--estimate");
+    fails_with(
+        &["rollable", "--seed", "3", "abcdefghijklmnop"],
+        "--seed is for --estimate",
+    );
+    fails_with(
+        &["roll", "--size", "5x5"],
+        "has 16 dice: give a set of 25 dice with --dice FILE",
+    );
 }

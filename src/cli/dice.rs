@@ -49,7 +49,9 @@ fn board_size(dice: &Dice, size: Option<Size>) -> anyhow::Result<Size> {
             })?
         }
     };
-    dice.check_size(size)?;
+    dice.check_size(size).map_err(|e| {
+        anyhow::anyhow!("{e}: give a set of {} dice with --dice FILE", size.cells())
+    })?;
     Ok(size)
 }
 
@@ -102,9 +104,9 @@ pub struct RollableArgs {
     /// uniform) that can be rolled.
     #[arg(long, value_name = "N", conflicts_with = "boards")]
     pub estimate: Option<u64>,
-    /// Seed for --estimate.
-    #[arg(long, default_value_t = 1, value_name = "S")]
-    pub seed: u64,
+    /// Seed for --estimate (default 1).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
     /// Worker threads for --estimate (0: one per core). The estimate does not depend on it.
     #[arg(long, value_name = "T", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
@@ -116,6 +118,9 @@ pub struct RollableArgs {
 pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()> {
     let dice = &args.dice;
     let size = board_size(dice, args.size)?;
+    if args.seed.is_some() && args.estimate.is_none() {
+        anyhow::bail!("--seed is for --estimate: checking the boards given draws nothing");
+    }
     if let Some(n) = args.estimate {
         if n == 0 {
             anyhow::bail!("--estimate must be at least 1");
@@ -125,7 +130,7 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
             (0..chunks)
                 .into_par_iter()
                 .map(|c| {
-                    let mut rng = Rng::stream(args.seed, c);
+                    let mut rng = Rng::stream(args.seed.unwrap_or(1), c);
                     let count = ESTIMATE_CHUNK.min(n - c * ESTIMATE_CHUNK);
                     let mut letters = vec![0u8; size.cells()];
                     let mut yes = 0;

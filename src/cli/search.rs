@@ -51,9 +51,9 @@ pub struct CommonSearchArgs {
     /// Seed: the same seed gives the same output, whatever the thread count.
     #[arg(long, default_value_t = 1, value_name = "S")]
     pub seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "T", value_parser = super::common::parse_threads)]
-    pub threads: Option<usize>,
+    /// Worker threads (0: one per core). The output does not depend on it.
+    #[arg(long, value_name = "T", default_value_t = 0, value_parser = super::common::parse_threads)]
+    pub threads: usize,
     /// Letters never placed on the board, e.g. 'qxz'.
     #[arg(long, default_value = "", value_name = "LETTERS")]
     pub exclude_letters: String,
@@ -71,9 +71,6 @@ impl CommonSearchArgs {
         if self.runs == 0 {
             return Err(SearchError::NoRuns.into());
         }
-        if self.threads == Some(0) {
-            anyhow::bail!("--threads must be at least 1");
-        }
         if self.top == 0 {
             anyhow::bail!("--top must be at least 1");
         }
@@ -84,7 +81,7 @@ impl CommonSearchArgs {
             letters,
             seed: self.seed,
         };
-        let pool = super::common::worker_pool(self.threads.unwrap_or(0))?;
+        let pool = super::common::worker_pool(self.threads)?;
         Ok((space, pool))
     }
 }
