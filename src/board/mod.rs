@@ -22,14 +22,24 @@ pub const ALPHABET: usize = 26;
 /// The letter index of `q` (which stands for "Qu").
 pub const LETTER_Q: u8 = b'q' - b'a';
 
-/// What a board of the wrong length most likely meant: its Qu die spelled out, or, for a
-/// square number of letters, the square board of that many.
+/// What a board of the wrong length most likely meant: its Qu die spelled out, or a board
+/// of the sizes (sides 2 to 6) with that many cells.
 fn length_hint(got: usize, qu_spelled_out: bool) -> String {
-    let side = (1..=MAX_SIDE).find(|side| side * side == got);
-    match side {
-        _ if qu_spelled_out => " (the Qu die is written q)".to_string(),
-        Some(side) if side > 1 => format!(" ({got} letters make a {side}x{side} board)"),
-        _ => String::new(),
+    if qu_spelled_out {
+        return " (the Qu die is written q)".to_string();
+    }
+    let sizes: Vec<String> = (2..=MAX_SIDE)
+        .flat_map(|c| (2..=MAX_SIDE).map(move |r| (c, r)))
+        .filter(|(c, r)| c * r == got)
+        .map(|(c, r)| format!("{c}x{r}"))
+        .collect();
+    match sizes.as_slice() {
+        [] => String::new(),
+        [one] => format!(" ({got} letters make a {one} board)"),
+        [rest @ .., last] => format!(
+            " ({got} letters make a {} or {last} board)",
+            rest.join(", ")
+        ),
     }
 }
 
@@ -250,7 +260,7 @@ mod tests {
             Board::parse(size, "abc"),
             Err(BoardError::WrongLength { got: 3, .. })
         ));
-        // A square number of letters is named as the square board it makes.
+        // A number of letters that fills boards of other sizes names them.
         let five = "abcdefghijklmnopqrstuvwxy";
         assert_eq!(
             Board::parse(size, five).unwrap_err().to_string(),
@@ -264,8 +274,15 @@ mod tests {
                 .ends_with("needs 12 (9 letters make a 3x3 board)"),
             "{nine}"
         );
-        let ten = Board::parse(size, "abcdefghij").unwrap_err();
-        assert!(ten.to_string().ends_with("needs 16"), "{ten}");
+        let twelve = Board::parse(size, "abcdefghijkl").unwrap_err();
+        assert!(
+            twelve
+                .to_string()
+                .ends_with("(12 letters make a 2x6, 3x4, 4x3 or 6x2 board)"),
+            "{twelve}"
+        );
+        let seven = Board::parse(size, "abcdefg").unwrap_err();
+        assert!(seven.to_string().ends_with("needs 16"), "{seven}");
         assert!(matches!(
             Board::parse(size, "perslatgsinete1s"),
             Err(BoardError::BadLetter { ch: '1', .. })
