@@ -24,7 +24,9 @@ pub struct DictArgs {
     /// 'LENGTH POINTS' from 3 up, the last 'LENGTH+ POINTS' (e.g. '3 1', '4 1', '5 2', '6+ 3'),
     /// and optionally 'letter L VALUE' for all 26 letters (a word then scores the sum of its
     /// letters' values times its length's points; Qu is q's value plus u's); '#' starts a
-    /// comment. A word's length counts Qu as 2. A run records a table by its contents.
+    /// comment. A word's length counts Qu as 2. A run records a table by its contents, in
+    /// the one-line form `table:3=1,4=1,5=2,6+=3[;letters=V,...]` that --scoring also
+    /// takes. A name wins over a file of that name: write `./words` for the file.
     #[arg(long, default_value = "standard", value_name = "NAME|FILE")]
     pub scoring: Scoring,
 }
