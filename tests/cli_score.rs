@@ -299,6 +299,52 @@ fn compiled_dictionary_round_trip_and_corruption() {
     }
 }
 
+/// `score` answers each board of standard input before the next arrives (as behind a
+/// program that writes boards one at a time): the test writes a board, reads its score,
+/// and only then writes the next. Nothing is timed: a `score` that waited for the end of
+/// its input would never answer, and the wait is bounded only so that such a one fails.
+#[test]
+fn boards_from_a_pipe_are_answered_as_they_arrive() {
+    use std::io::{BufRead, BufReader};
+    let mut child = bin()
+        .args(["score", "--threads", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let (lines_tx, lines) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in stdout.lines() {
+            if lines_tx.send(line.expect("utf-8")).is_err() {
+                break;
+            }
+        }
+    });
+    let bound = std::time::Duration::from_secs(300);
+    for (board, score) in [
+        ("perslatgsineters", 3625),
+        ("abcdefghijklmnop", 18),
+        ("perslatgsineters", 3625),
+    ] {
+        stdin
+            .write_all(format!("{board}\n").as_bytes())
+            .expect("write");
+        stdin.flush().expect("flush");
+        let line = lines.recv_timeout(bound);
+        assert_eq!(
+            line.as_deref(),
+            Ok(format!("{board}: {score}").as_str()),
+            "no answer while standard input stays open"
+        );
+    }
+    drop(stdin);
+    assert!(child.wait().expect("wait").success());
+    reader.join().expect("reader");
+}
+
 /// Runs `bogglemax score` with `input` on standard input.
 fn score_stdin(input: &[u8]) -> std::process::Output {
     run_stdin(&["score"], input)
@@ -331,26 +377,32 @@ fn stdin_lines_are_trimmed_and_a_bad_one_is_named() {
         String::from_utf8(out.stdout).expect("utf-8"),
         "perslatgsineters: 3625\nabcdefghijklmnop: 18\n"
     );
-    // A bad board is refused by its line number (blank lines count), in one line, nothing
-    // printed for the good ones before it.
+    // A bad board is refused by its line number (blank lines count), in one line, after the
+    // good ones before it are printed: standard input is read and scored as it arrives.
     for (input, needle) in [
         (&b"abcdefghijklmnop\n\nabc\n"[..], "stdin line 3"),
         (&b"abcdefghijklmnop\nabcdefghijklmno1\n"[..], "stdin line 2"),
-        (&b"abcdefghijklmnop\n\xff\xfe\n"[..], "standard input"),
+        (
+            &b"abcdefghijklmnop\n\xff\xfe\n"[..],
+            "standard input, line 2",
+        ),
     ] {
         let out = score_stdin(input);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(needle), "{needle}: {err}");
-        assert!(out.stdout.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "abcdefghijklmnop: 18\n"
+        );
     }
 }
 
 /// Text as Windows editors write it: a byte-order mark before a word list's first word, or
 /// before the first board on standard input, is not part of it. A board written with spaces,
 /// or with Qu spelled out, is refused by what is wrong with it, not only by its length.
-/// `canon` and `rollable`, like `score`, print nothing when a later line is bad.
+/// `canon` and `rollable`, like `score`, print the boards before a bad line, then stop.
 #[test]
 fn byte_order_marks_spaces_qu_and_no_partial_output() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -395,9 +447,15 @@ fn byte_order_marks_spaces_qu_and_no_partial_output() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains("stdin line 2"), "{args:?}: {err}");
+        let printed = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(printed.lines().count(), 1, "{args:?}: {printed}");
         assert!(
-            out.stdout.is_empty(),
-            "{args:?} printed before the bad line"
+            printed.starts_with(if args[0] == "canon" {
+                "deslatper"
+            } else {
+                good
+            }),
+            "{args:?}: {printed}"
         );
     }
 }

@@ -5,7 +5,7 @@ use bogglemax::board::{Board, Size};
 use bogglemax::dict::Dictionary;
 use bogglemax::solve::Scoring;
 use clap::Args;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 
 /// `--wordlist` and `--scoring`.
@@ -106,29 +106,74 @@ impl std::fmt::Display for BoardOrigin {
     }
 }
 
-/// Parses the boards of the arguments or, when there are none, of standard input (one per
-/// line, blank lines skipped); an error names the argument or line. Standard input is read
-/// whole and parsed in place, with no allocation a line: `score` reads hundreds of thousands
-/// of boards this way.
-pub fn parse_boards(args: &[String], size: Size) -> anyhow::Result<Vec<Board>> {
+/// The most boards a batch of standard input holds ([`for_each_board_batch`]).
+const MAX_BATCH: usize = 64 * 1024;
+
+/// Bytes of standard input read at a time.
+const STDIN_BUFFER: usize = 64 * 1024;
+
+/// Hands the boards of the arguments or, when there are none, of standard input (one per
+/// line, blank lines skipped) to `each`, in order; an error names the argument or line.
+/// Arguments are all parsed first, so a bad one leaves no output. Standard input is read as
+/// it arrives: a batch is handed on once the lines that have arrived are used up (or it
+/// holds [`MAX_BATCH`] boards), so that results follow the input of a program that writes
+/// boards one at a time, and memory does not grow with the input; a bad line stops the
+/// reading there, after the boards before it have been handed on.
+pub fn for_each_board_batch(
+    args: &[String],
+    size: Size,
+    mut each: impl FnMut(&[Board]) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     if !args.is_empty() {
-        return args
+        let boards = args
             .iter()
             .enumerate()
             .map(|(i, a)| Board::parse(size, a).with_context(|| BoardOrigin::Argument(i + 1)))
-            .collect();
+            .collect::<anyhow::Result<Vec<Board>>>()?;
+        return each(&boards);
     }
-    let mut text = String::new();
-    std::io::stdin()
-        .lock()
-        .read_to_string(&mut text)
-        .context("reading standard input")?;
-    text.trim_start_matches('\u{feff}')
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| Board::parse(size, line).with_context(|| BoardOrigin::StdinLine(i + 1)))
-        .collect()
+    let mut input = BufReader::with_capacity(STDIN_BUFFER, std::io::stdin().lock());
+    let mut line = String::new();
+    let mut batch: Vec<Board> = Vec::new();
+    let mut number = 0;
+    // Invariant: `batch` holds the boards of the lines read since the last batch handed on.
+    loop {
+        line.clear();
+        match input.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                each(&batch)?;
+                let at = format!("reading standard input, line {}", number + 1);
+                return Err(anyhow::Error::new(e).context(at));
+            }
+        }
+        number += 1;
+        let mut text = line.strip_suffix('\n').unwrap_or(&line);
+        text = text.strip_suffix('\r').unwrap_or(text);
+        if number == 1 {
+            text = text.trim_start_matches('\u{feff}');
+        }
+        if !text.trim().is_empty() {
+            match Board::parse(size, text) {
+                Ok(board) => batch.push(board),
+                Err(e) => {
+                    each(&batch)?;
+                    return Err(anyhow::Error::new(e).context(BoardOrigin::StdinLine(number)));
+                }
+            }
+        }
+        // Nothing buffered: the next read may wait for the writer, so answer what came.
+        if !batch.is_empty() && (batch.len() >= MAX_BATCH || input.buffer().is_empty()) {
+            each(&batch)?;
+            batch.clear();
+        }
+    }
+    if batch.is_empty() {
+        Ok(())
+    } else {
+        each(&batch)
+    }
 }
 
 /// Where a command's results go: standard output, buffered.

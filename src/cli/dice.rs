@@ -1,7 +1,7 @@
 //! `bogglemax roll` and `rollable`: roll a board with Boggle dice, and decide exactly
 //! (bipartite matching) whether boards can be rolled, or estimate how many random ones can.
 
-use super::common::{Output, parse_boards, parse_size, parse_threads, worker_pool};
+use super::common::{Output, for_each_board_batch, parse_size, parse_threads, worker_pool};
 use bogglemax::board::{Board, Dice, DiceError, Size};
 use bogglemax::rng::Rng;
 use clap::Args;
@@ -157,26 +157,26 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
         out.flush()?;
         return Ok(());
     }
-    // Every board is read before any is printed, so bad input leaves no partial output.
-    for board in parse_boards(&args.boards, size)? {
-        match dice.assign(&board)? {
-            Some(assignment) => {
-                let pairs: Vec<String> = assignment
-                    .iter()
-                    .enumerate()
-                    .map(|(cell, &d)| {
-                        format!(
-                            "{}:{}",
-                            bogglemax::board::letter_char(board.get(cell)),
-                            dice.die_text(d)
-                        )
-                    })
-                    .collect();
-                writeln!(out, "{board}: yes {}", pairs.join(" "))?;
+    for_each_board_batch(&args.boards, size, |boards| {
+        for board in boards {
+            match dice.assign(board)? {
+                Some(assignment) => {
+                    let pairs: Vec<String> = assignment
+                        .iter()
+                        .enumerate()
+                        .map(|(cell, &d)| {
+                            format!(
+                                "{}:{}",
+                                bogglemax::board::letter_char(board.get(cell)),
+                                dice.die_text(d)
+                            )
+                        })
+                        .collect();
+                    writeln!(out, "{board}: yes {}", pairs.join(" "))?;
+                }
+                None => writeln!(out, "{board}: no")?,
             }
-            None => writeln!(out, "{board}: no")?,
         }
-    }
-    out.flush()?;
-    Ok(())
+        Ok(out.flush()?)
+    })
 }

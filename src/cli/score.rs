@@ -1,8 +1,9 @@
 //! `bogglemax score`: score boards given as arguments or on standard input.
 
-use super::common::{DictArgs, Output, parse_boards, parse_size, parse_threads, worker_pool};
+use super::common::{
+    DictArgs, Output, for_each_board_batch, parse_size, parse_threads, worker_pool,
+};
 use bogglemax::board::{Board, Geometry, Size};
-use bogglemax::dict::Dictionary;
 use bogglemax::solve::Solver;
 use clap::Args;
 use rayon::prelude::*;
@@ -34,9 +35,11 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "T", default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Boards, as letters in column-major order. With none, one board per line is read from
-    /// standard input and scored on --threads cores, printed in input order. Consecutive boards
-    /// that differ from the first of them in one and the same cell (a board's one-letter
-    /// changes, a cell at a time) are scored together in one walk, about twice as fast.
+    /// standard input as it arrives, scored on --threads cores and printed in input order
+    /// (a bad line ends the output there, with the boards before it printed). Consecutive
+    /// boards that differ from the first of them in one and the same cell (a board's
+    /// one-letter changes, a cell at a time) are scored together in one walk, about twice as
+    /// fast.
     pub boards: Vec<String>,
 }
 
@@ -47,40 +50,44 @@ pub struct ShowArgs {
     #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
     pub size: Size,
     /// Boards, as letters in column-major order. With none, one board per line is read from
-    /// standard input.
+    /// standard input as it arrives.
     pub boards: Vec<String>,
 }
 
 /// Runs `bogglemax show`: each board's grid, a blank line between boards.
 pub fn show(args: &ShowArgs, out: &mut Output) -> anyhow::Result<()> {
-    let boards = parse_boards(&args.boards, args.size)?;
-    for (i, board) in boards.iter().enumerate() {
-        if i > 0 {
-            writeln!(out)?;
+    let mut first = true;
+    for_each_board_batch(&args.boards, args.size, |boards| {
+        for board in boards {
+            if !first {
+                writeln!(out)?;
+            }
+            first = false;
+            write!(out, "{}", board.grid())?;
         }
-        write!(out, "{}", board.grid())?;
-    }
-    out.flush()?;
-    Ok(())
+        Ok(out.flush()?)
+    })
 }
 
 /// Runs `bogglemax score`.
 pub fn run(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<()> {
     let dict = args.dict.load(args.size)?;
-    let boards = parse_boards(&args.boards, args.size)?;
-    worker_pool(args.threads)?.install(|| score_boards(args, &dict, &boards, out))
+    let geometry = Geometry::new(args.size);
+    let first = Solver::new(dict.trie(), &geometry, args.dict.scoring);
+    worker_pool(args.threads)?.install(|| {
+        for_each_board_batch(&args.boards, args.size, |boards| {
+            score_boards(args, &first, boards, out)
+        })
+    })
 }
 
-/// Scores `boards` and prints them, on the current thread pool.
+/// Scores `boards` with copies of `first` on the current thread pool, and prints them.
 fn score_boards(
     args: &ScoreArgs,
-    dict: &Dictionary,
+    first: &Solver<'_>,
     boards: &[Board],
     out: &mut Output,
 ) -> anyhow::Result<()> {
-    let geometry = Geometry::new(args.size);
-    let trie = dict.trie();
-    let first = Solver::new(trie, &geometry, args.dict.scoring);
     let make = || first.fresh();
     if !(args.grid || args.multi || args.words) {
         // The common case, scores only: the output is written from the scores, no `String`

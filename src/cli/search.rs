@@ -1,7 +1,7 @@
 //! `bogglemax canon`, `hillclimb`, `anneal` and `iterate`: canonical forms and the local
 //! searches.
 
-use super::common::{DictArgs, Output, parse_boards, parse_size};
+use super::common::{DictArgs, Output, for_each_board_batch, parse_size};
 use bogglemax::board::{Size, Symmetries};
 use bogglemax::progress::Progress;
 use bogglemax::search::anneal::{AnnealReport, AnnealSettings, Annealer};
@@ -29,12 +29,12 @@ pub struct CanonArgs {
 /// Runs `bogglemax canon`: each board's canonical form, one per line.
 pub fn run_canon(args: &CanonArgs, out: &mut Output) -> anyhow::Result<()> {
     let sym = Symmetries::new(args.size);
-    // Every board is read before any is printed, so bad input leaves no partial output.
-    for board in parse_boards(&args.boards, args.size)? {
-        writeln!(out, "{}", sym.canonical(&board))?;
-    }
-    out.flush()?;
-    Ok(())
+    for_each_board_batch(&args.boards, args.size, |boards| {
+        for board in boards {
+            writeln!(out, "{}", sym.canonical(board))?;
+        }
+        Ok(out.flush()?)
+    })
 }
 
 /// Flags shared by `hillclimb`, `anneal` and `iterate`.
