@@ -88,7 +88,7 @@ if [[ $# -lt 2 || $# -gt 3 || "$1" == -h || "$1" == --help ]]; then
 fi
 SIZE=$1 LIST=$2
 SCORING=${SCORING:-standard}
-[[ "$LIST" =~ ^[A-Za-z0-9._+-]+$ ]] || { echo "publish.sh: '$LIST' is not a word list name (letters, digits, . _ + -)" >&2; exit 2; }
+[[ "$LIST" =~ ^[A-Za-z0-9._+-]+$ ]] || { echo "publish.sh: '$LIST' is not a word list name (letters, digits, . _ + -; for DIR/NAME.txt give NAME and WORDLISTS=DIR)" >&2; exit 2; }
 # A scoring table file is named by the caller's path; the files are named by its base name.
 scoring_name=$SCORING
 # A scoring's name stays a name even beside a file of that name (Scoring::NAMED).
@@ -108,7 +108,7 @@ if [[ "$LIST" == enable2k ]]; then
     unset WORDLIST
 else
     WORDLIST=${WORDLISTS:-../shared/wordlists}/$LIST.txt
-    [[ -f "$WORDLIST" ]] || { echo "publish.sh: no word list $WORDLIST" >&2; exit 2; }
+    [[ -f "$WORDLIST" ]] || { echo "publish.sh: no word list $WORDLIST (WORDLISTS= names the folder of NAME.txt files)" >&2; exit 2; }
     export WORDLIST
 fi
 if [[ -n "${RUN:-}" ]]; then RUN=$(from_caller "$RUN"); else RUN=$RUNS/publish-$SIZE-$LIST-$scoring_name-$SCORE; fi
