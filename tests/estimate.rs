@@ -165,8 +165,9 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
         near += usize::from((p / nodes - 1.0).abs() <= 0.25);
         covered += usize::from(lo <= nodes && nodes <= hi);
     }
-    // A run replayed on its own gives its settings; one replayed for other settings is
-    // refused; a replay prints no candidates or results (a costs file has none).
+    // A run replayed on its own gives its settings (settings given besides must agree with
+    // them, and with --run the two runs' must); a replay prints no candidates or results (a
+    // costs file has none).
     let alone = keys(&stdout_ok(&[
         "estimate",
         "--replay",
@@ -177,21 +178,58 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
     ]));
     assert_eq!(number(&alone["tree_nodes"]), point);
     assert!(!alone.contains_key("candidates") && !alone.contains_key("results"));
+    for (flags, why) in [
+        (
+            ["--score", "501"],
+            "the run's score is 500, this estimate's 501",
+        ),
+        (
+            ["--size", "4x4"],
+            "the run's size is 3x3, this estimate's 4x4",
+        ),
+        (
+            ["--scoring", "words"],
+            "the run's scoring is standard, this estimate's words",
+        ),
+    ] {
+        let replay = ["estimate", "--replay", s(&run), "--sample", "5"];
+        fails_with(&[&replay[..], &flags].concat(), why);
+    }
+    let other = dir.path().join("other");
+    stdout_ok(&[
+        "plan",
+        "--size",
+        "3x3",
+        "--partition",
+        PARTITION,
+        "--score",
+        "501",
+        "--shards",
+        "1",
+        "--out",
+        s(&other),
+    ]);
     fails_with(
         &[
             "estimate",
-            "--size",
-            "3x3",
-            "--partition",
-            PARTITION,
-            "--score",
-            "501",
-            "--sample",
-            "5",
+            "--run",
+            s(&other),
             "--replay",
             s(&run),
+            "--sample",
+            "5",
         ],
         "the run's score is 500, this estimate's 501",
+    );
+    fails_with(
+        &[
+            "estimate",
+            "--replay",
+            s(&dir.path().join("rnu")),
+            "--sample",
+            "5",
+        ],
+        "no such run directory or costs file",
     );
     fails_with(
         &["estimate", "--replay", s(&costs), "--sample", "5"],

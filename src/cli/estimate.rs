@@ -5,9 +5,10 @@ use anyhow::{Context, bail};
 use bogglemax::board::Size;
 use bogglemax::dict::Dictionary;
 use bogglemax::pipeline::{self, ClassCosts, EstimateSettings, Replay, RunDir, Sample, SampleSize};
+use bogglemax::solve::Scoring;
 use clap::Args;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Flags of `bogglemax estimate`.
@@ -36,7 +37,8 @@ and slurm_time and slurm_mem to ask for\n  \
 replayed_*               with --replay: the finished run's true totals\n\nClasses are drawn by importance: a cost model fitted to the classes \
 broken so far (tree nodes against how well the class's letter sets chain into words) makes \
 heavy classes likelier to be drawn, and each is weighted by how likely it was, so the heavy \
-tail is sampled and the estimate stays unbiased. The same seed and --sample draw the same \
+tail is sampled and the estimate is unbiased (but for the floor at the sampled classes' \
+sum, which only moves a total toward the truth). The same seed and --sample draw the same \
 classes on every machine; only the seconds differ.\n\nSeveral seeds draw independent \
 samples and pool them into one estimate (line samples_pooled). The samples can be drawn \
 apart, each by its own process or cluster task into its own journal, and pooled afterwards \
@@ -50,9 +52,9 @@ pub struct EstimateArgs {
     /// list, and (unless --tasks is given) one task per shard.
     #[arg(long, value_name = "RUN", conflicts_with_all = ["size", "partition", "score", "switchover", "wordlist", "scoring"])]
     pub run: Option<PathBuf>,
-    /// Board size, CxR (at most 25 cells).
-    #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
-    pub size: Size,
+    /// Board size, CxR (at most 25 cells). Default: 4x4.
+    #[arg(long, value_parser = parse_size, value_name = "CxR")]
+    pub size: Option<Size>,
     #[command(flatten)]
     pub dict: DictArgs,
     /// The bucket partition, as `plan` takes it (required without --run or --replay RUN).
@@ -100,9 +102,9 @@ pub struct EstimateArgs {
     pub costs_out: Option<PathBuf>,
     /// Validation: draw from a finished run's recorded costs (its directory, or a costs
     /// file from `status --costs`) instead of breaking classes, to see how close an estimate
-    /// of this size comes to the run's real total. A run directory gives its own settings
-    /// (as --run does), or must match the ones given; a costs file needs --size, --partition
-    /// and --score (or --run).
+    /// of this size comes to the run's real total. A run directory gives the settings the
+    /// flags (or --run) leave out, and must agree with those they give; a costs file needs
+    /// --size, --partition and --score, or --run.
     #[arg(long, value_name = "RUN|FILE", requires = "sample")]
     pub replay: Option<PathBuf>,
     /// Keep every class broken in FILE (created if missing), and take the classes it already
@@ -134,24 +136,20 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
         // Before the work, not after it.
         pipeline::ClassCosts::check_replaceable(path)?;
     }
-    // A run being replayed stands for --run when no setting of the proof is given.
-    let replayed_run = args.replay.as_ref().filter(|p| p.is_dir());
-    let settings_run = match (&args.run, replayed_run) {
-        (Some(run), _) => Some(run),
-        (None, Some(run)) if args.partition.is_none() && args.score.is_none() => Some(run),
-        (None, _) if args.partition.is_none() || args.score.is_none() => bail!(
-            "--replay {}: a costs file does not say the proof's settings: give --size, \
-             --partition and --score, or --run RUN",
-            args.replay
-                .as_deref()
-                .unwrap_or(std::path::Path::new(""))
-                .display()
+    // A run directory replayed gives the settings the flags leave out (and must agree with
+    // those they give); a costs file records none, so the flags must give them.
+    let replayed_run = match &args.replay {
+        Some(path) if path.is_dir() => Some(path),
+        Some(path) if !path.exists() => bail!(
+            "--replay {}: no such run directory or costs file",
+            path.display()
         ),
-        (None, _) => None,
+        _ => None,
     };
-    // The settings and dictionary: a planned run's, or the flags'.
-    let (dict, settings, run_shards) = match settings_run {
-        Some(path) => {
+    // The settings and dictionary: a planned run's, or the flags' (those of a replayed run
+    // where the flags leave them out).
+    let (dict, settings, run_shards) = match (&args.run, replayed_run) {
+        (Some(path), _) => {
             let run = RunDir::open(path)?;
             let m = run.manifest();
             let settings = EstimateSettings {
@@ -167,15 +165,48 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             };
             (run.dictionary()?, settings, Some(m.shards as u64))
         }
-        None => {
-            // Checked as `plan` would (the library reads a partition as runs recorded it).
-            let partition = args.partition.clone().unwrap_or_default();
-            pipeline::class_space(args.size, &partition)?;
+        (None, Some(path)) => {
+            let run = RunDir::open(path)?;
+            let m = run.manifest();
+            let size = args.size.unwrap_or(run.size());
+            // `--scoring standard` cannot be told from no --scoring: the run's is taken.
+            let scoring = match args.dict.scoring {
+                Scoring::Standard => run.scoring(),
+                given => given,
+            };
+            let dict = match &args.dict.wordlist {
+                Some(_) => args.dict.load(size)?,
+                None => run.dictionary()?,
+            };
             let settings = EstimateSettings {
-                size: args.size,
-                // Both required by clap without --run.
-                partition: args.partition.clone().unwrap_or_default(),
-                threshold: args.score.unwrap_or_default(),
+                size,
+                partition: args.partition.clone().unwrap_or(m.partition.clone()),
+                threshold: args.score.unwrap_or(m.threshold),
+                switchover: args.switchover.or(Some(m.switchover)),
+                scoring,
+                samples,
+                threads: args.threads,
+                quiet: args.quiet,
+                journals: args.journal.clone(),
+            };
+            (dict, settings, Some(m.shards as u64))
+        }
+        (None, None) => {
+            let (Some(partition), Some(threshold)) = (&args.partition, args.score) else {
+                // Required by clap unless --run or --replay is given: here --replay FILE.
+                bail!(
+                    "--replay {}: a costs file does not say the proof's settings: give \
+                     --size, --partition and --score, or --run RUN",
+                    args.replay.as_deref().unwrap_or(Path::new("")).display()
+                );
+            };
+            // Checked as `plan` would (the library reads a partition as runs recorded it).
+            let size = args.size.unwrap_or_else(default_size);
+            pipeline::class_space(size, partition)?;
+            let settings = EstimateSettings {
+                size,
+                partition: partition.clone(),
+                threshold,
                 switchover: args.switchover,
                 scoring: args.dict.scoring,
                 samples,
@@ -183,7 +214,7 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
                 quiet: args.quiet,
                 journals: args.journal.clone(),
             };
-            (args.dict.load(args.size)?, settings, None)
+            (args.dict.load(size)?, settings, None)
         }
     };
     if let Some(dir) = replayed_run {
@@ -263,8 +294,15 @@ fn samples(args: &EstimateArgs) -> anyhow::Result<Vec<Sample>> {
         .collect())
 }
 
-/// Refuses to replay the run at `dir` as an estimate of other settings: its size,
-/// partition, S, switchover, scoring and word list must be the estimate's.
+/// The board size of `estimate` without --size: 4x4.
+fn default_size() -> Size {
+    // 4 is a valid side.
+    Size::new(4, 4).expect("4x4 is a size")
+}
+
+/// Refuses to replay the run at `dir` as an estimate of other settings (another run's, or
+/// the flags'): its size, partition, S, switchover, scoring and word list must be the
+/// estimate's.
 fn check_replayed_run(
     dir: &std::path::Path,
     settings: &EstimateSettings,
@@ -302,8 +340,8 @@ fn check_replayed_run(
             (theirs, ours)
         };
         bail!(
-            "--replay {}: the run's {what} is {theirs}, this estimate's {ours}: leave out the \
-             settings (the run's are taken) or give the run's",
+            "--replay {}: the run's {what} is {theirs}, this estimate's {ours}: give the run's \
+             (or leave it out: the run's is taken)",
             dir.display()
         );
     }

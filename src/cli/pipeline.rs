@@ -84,30 +84,6 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         },
         ..settings
     };
-    if let (Some(costs), Some(path)) = (&settings.costs, &args.costs) {
-        // Checked before planning: costs that miss classes deal those at the mean cost.
-        let space = pipeline::class_space(args.size, &args.partition)?;
-        costs
-            .check_space(&space)
-            .map_err(|e| anyhow::anyhow!("--costs: {e}"))?;
-        let ids = space.canonical_ids();
-        let listed = ids.iter().filter(|&&id| costs.get(id).is_some()).count();
-        if listed == 0 {
-            bail!(
-                "--costs {}: no class of this run has a cost there (a run not yet broken?); \
-                 plan without --costs to deal by board counts",
-                path.display()
-            );
-        }
-        if listed < ids.len() {
-            eprintln!(
-                "bogglemax: note: --costs {} gives the cost of {listed} of the {} classes; the \
-                 others are dealt at the mean cost of those",
-                path.display(),
-                ids.len()
-            );
-        }
-    }
     let run = match pipeline::plan(&args.out, &dict, &settings) {
         // Another `plan --reuse` of the same run (a second machine) made it meanwhile.
         Err(PipelineError::Exists(_))
@@ -118,6 +94,18 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         planned => planned?,
     };
     let m = run.manifest();
+    if let (Some(costs), Some(path)) = (&settings.costs, &args.costs) {
+        // The costs are of this run's classes (plan checked their space).
+        let listed = (costs.len() as u64).min(m.classes);
+        if listed < m.classes {
+            eprintln!(
+                "bogglemax: note: --costs {} gives the cost of {listed} of the {} classes; the \
+                 others were dealt at the mean cost of those",
+                path.display(),
+                m.classes
+            );
+        }
+    }
     writeln!(
         out,
         "planned {}: {} canonical classes of {} in {} shards",

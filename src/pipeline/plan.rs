@@ -55,6 +55,13 @@ pub fn plan(
             costs
                 .check_space(&space)
                 .map_err(|e| PipelineError::Usage(format!("--costs: {e}")))?;
+            if !ids.iter().any(|&id| costs.get(id).is_some()) {
+                return Err(PipelineError::Usage(
+                    "--costs: no class of this run has a cost there (a run not yet broken?); \
+                     plan without --costs to deal by board counts"
+                        .into(),
+                ));
+            }
             deal_by_costs(&ids, costs, settings.shards as usize)
         }
     };
