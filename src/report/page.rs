@@ -97,7 +97,8 @@ fn state_line(d: &ReportData) -> Markup {
                 " Every shard is finished, but merge finds problems: see the verdict below."
             }
         },
-        None if running == 0 && pending == shards && done == 0 => html! {
+        // Nothing started (a shard of no classes counts as complete, so count classes).
+        None if done == 0 && running == 0 && failed == 0 && unreadable == 0 => html! {
             p.state {
                 span #state .badge.pending { "not started" }
                 " " strong { (count(total)) " classes" } " in " (count(shards as u64))
@@ -367,7 +368,7 @@ fn costs_section(s: &RunSnapshot) -> Markup {
                     div.stat { div.v { (duration(q[2])) } div.k { "99th percentile" } }
                     div.stat { div.v { (duration(q[3])) } div.k { "slowest class" } }
                     div.stat { div.v { (bytes(s.peak_bytes)) } div.k { "largest tree (peak)" } }
-                    div.stat { div.v { (compact(s.candidates)) } div.k { "candidates checked (" (duration(s.check_seconds)) ")" } }
+                    div.stat { div.v { (compact(s.candidates)) } div.k { "candidates checked (" (duration(s.check_seconds)) " wall)" } }
                 }
                 (histogram(&h, total))
                 p.note {
@@ -778,12 +779,19 @@ mod tests {
         for bad in ["NaN", "inf"] {
             assert!(!html.contains(bad), "{bad} on the page");
         }
-        // A run planned and never started is not stalled.
-        let d = data(3, 5, 0, &[ShardState::Pending], "3x3", "standard", 0);
+        // A run planned and never started is not stalled, nor with a shard of no classes.
+        let mut d = data(3, 5, 0, &[ShardState::Pending], "3x3", "standard", 0);
         let html = render(&d);
         assert!(
             html.contains(r#"id="state">not started<"#),
             "nothing started"
+        );
+        d.snapshot.shards[2].classes = 0;
+        d.snapshot.shards[2].state = ShardState::Complete;
+        let html = render(&d);
+        assert!(
+            html.contains(r#"id="state">not started<"#),
+            "an empty shard"
         );
         assert!(
             html.contains("written to in the last 15 minutes"),
