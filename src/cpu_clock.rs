@@ -2,57 +2,68 @@
 //! the CPU figures of journals, `status`, `merge`, `estimate` and `report` stay CPU time on
 //! a loaded machine, where a wall clock counts the time other processes take the core.
 
+use std::marker::PhantomData;
+use std::time::Instant;
+
 /// A stopwatch of the calling thread's CPU time (user and system), started by
-/// [`ThreadCpuClock::start`]. Read it on the thread that started it. A read costs a system
-/// call (about half a microsecond here), so it times whole classes and units, not inner
-/// loops. Where the thread's CPU clock cannot be read, it falls back to the wall clock.
+/// [`ThreadCpuClock::start`] and read on the same thread (it cannot be sent to another). A
+/// read costs a system call (about half a microsecond here), so it times whole classes and
+/// units, not inner loops. Where the thread's CPU clock cannot be read when it starts, it
+/// is a wall clock throughout.
 #[derive(Clone, Copy, Debug)]
 pub struct ThreadCpuClock {
-    start: f64,
+    start: Start,
+    /// Not `Send`: another thread's CPU clock is another clock.
+    _thread: PhantomData<*const ()>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Start {
+    /// The thread's CPU seconds at the start.
+    Cpu(f64),
+    /// The wall clock at the start, where the CPU clock could not be read.
+    Wall(Instant),
 }
 
 impl ThreadCpuClock {
     /// Starts the stopwatch now.
     pub fn start() -> ThreadCpuClock {
+        let start = match thread_cpu_seconds() {
+            Some(seconds) => Start::Cpu(seconds),
+            None => Start::Wall(Instant::now()),
+        };
         ThreadCpuClock {
-            start: thread_cpu_seconds(),
+            start,
+            _thread: PhantomData,
         }
     }
 
-    /// CPU seconds the calling thread has spent since [`ThreadCpuClock::start`].
+    /// Seconds the calling thread has spent since [`ThreadCpuClock::start`].
     pub fn seconds(&self) -> f64 {
-        (thread_cpu_seconds() - self.start).max(0.0)
+        match self.start {
+            // The clock read at the start reads again (0 if it should not).
+            Start::Cpu(start) => thread_cpu_seconds().map_or(0.0, |now| (now - start).max(0.0)),
+            Start::Wall(start) => start.elapsed().as_secs_f64(),
+        }
     }
 }
 
-/// The calling thread's CPU seconds so far.
+/// The calling thread's CPU seconds so far, if the system gives them.
 #[cfg(unix)]
-fn thread_cpu_seconds() -> f64 {
+fn thread_cpu_seconds() -> Option<f64> {
     let mut t = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: `t` is a valid, writable timespec; the call writes only into it.
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    if rc == 0 {
-        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
-    } else {
-        wall_seconds()
-    }
+    (rc == 0).then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
-/// The calling thread's CPU seconds so far: here, the wall clock's seconds.
+/// The calling thread's CPU seconds so far: not known here.
 #[cfg(not(unix))]
-fn thread_cpu_seconds() -> f64 {
-    wall_seconds()
-}
-
-/// Seconds of a monotonic wall clock, from a fixed point of this process.
-fn wall_seconds() -> f64 {
-    use std::sync::OnceLock;
-    use std::time::Instant;
-    static ORIGIN: OnceLock<Instant> = OnceLock::new();
-    ORIGIN.get_or_init(Instant::now).elapsed().as_secs_f64()
+fn thread_cpu_seconds() -> Option<f64> {
+    None
 }
 
 #[cfg(test)]
@@ -61,8 +72,13 @@ mod tests {
 
     /// A sleeping thread spends no CPU time; a working one does. (No figure here depends on
     /// the machine's speed or load: a sleep takes microseconds of CPU however busy it is.)
+    #[cfg(unix)]
     #[test]
     fn a_sleeping_thread_spends_no_cpu_time() {
+        assert!(
+            thread_cpu_seconds().is_some(),
+            "the thread's CPU clock reads"
+        );
         let clock = ThreadCpuClock::start();
         std::thread::sleep(std::time::Duration::from_millis(300));
         let slept = clock.seconds();

@@ -61,9 +61,10 @@ impl Plain {
             self.unit,
             self.start.elapsed().as_secs_f64()
         );
-        if s.seconds > 0.0 || !s.running.is_empty() {
-            let running: f64 = s.running.values().map(|t| t.elapsed().as_secs_f64()).sum();
-            line += &format!(", {:.0} CPU-s", s.seconds + running);
+        if s.done > 0 {
+            // The finished items' CPU time only: a running one's is not known here (its
+            // wall time so far, below, counts the time other processes took the core).
+            line += &format!(", {:.0} CPU-s finished", s.seconds);
         }
         if !s.running.is_empty() {
             let mut longest: Vec<(u64, f64)> = s

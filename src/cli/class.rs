@@ -7,11 +7,11 @@ use bogglemax::bound::{
     Arena, BoardClass, BreakSettings, CellOrder, ClassBreaker, ClassSpace, MAX_TREE_CELLS,
     Partition, max_nomark, sum_union,
 };
+use bogglemax::cpu_clock::ThreadCpuClock;
 use bogglemax::dict::Dictionary;
 use bogglemax::solve::Scoring;
 use clap::Args;
 use std::io::Write;
-use std::time::Instant;
 
 /// The class syntax, for the help of every command that takes one (a macro, so that
 /// `concat!` can add to it).
@@ -30,7 +30,8 @@ const BOUND_HELP: &str = concat!(
      some board of the class holds it), `max_nomark=` (the 2009 bound on every board's Multi: \
      the best letter at each step of each search path, a word counted on every path), \
      `orderly=` (the bound of the class's orderly tree, at least every board's DeMulti, so \
-     its Score), and the tree's `nodes=`, `bytes=` and `seconds=`.\n\n",
+     its Score), and the tree's `nodes=`, `bytes=` and `seconds=` (the CPU seconds of its \
+     build).\n\n",
     class_syntax!()
 );
 
@@ -153,7 +154,7 @@ pub fn run_bound(args: &BoundArgs, out: &mut Output) -> anyhow::Result<()> {
         "max_nomark={}",
         max_nomark(dict.trie(), &geometry, &class, scoring)
     )?;
-    let start = Instant::now();
+    let start = ThreadCpuClock::start();
     let mut arena = Arena::new();
     let Ok(root) = breaker.build_tree_limited(&class, &mut arena, args.max_paths) else {
         bail!(
@@ -163,7 +164,7 @@ pub fn run_bound(args: &BoundArgs, out: &mut Output) -> anyhow::Result<()> {
             args.max_paths as f64 * 50.0 / 1e9
         );
     };
-    let seconds = start.elapsed().as_secs_f64();
+    let seconds = start.seconds();
     writeln!(out, "orderly={}", arena.bound(root))?;
     writeln!(out, "nodes={}", arena.created())?;
     writeln!(out, "bytes={}", arena.peak_bytes())?;

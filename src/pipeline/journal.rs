@@ -69,10 +69,12 @@ pub struct ClassRecord {
     pub peak_bytes: u64,
     /// CPU seconds of the worker thread that broke it, checking included (a worker breaks
     /// one class at a time, on one thread; summaries add these up as `cpu seconds`).
-    /// Journals written before 2026-12-07 hold the thread's wall seconds instead, the same
-    /// on a core the worker had to itself.
+    /// Journals written before commit 6c94a86 hold the thread's wall seconds instead, the
+    /// same on a core the worker had to itself.
     pub seconds: f64,
-    /// Wall seconds spent checking candidates (within `seconds`).
+    /// Wall seconds spent checking candidates: part of the class's work, timed by the wall
+    /// clock (a CPU clock's read costs too much at every candidate), so on a loaded core it
+    /// can exceed `seconds`.
     pub check_seconds: f64,
     /// Boards with DeMulti ≥ S that were found and checked.
     pub demulti_count: u64,

@@ -237,7 +237,7 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
         let _ = writeln!(s, "best: {} {}", best.board, best.score);
     }
     let _ = writeln!(s, "cpu seconds: {seconds:.1}");
-    let _ = writeln!(s, "checking seconds: {check_seconds:.1}");
+    let _ = writeln!(s, "checking seconds: {check_seconds:.1} (wall)");
     for (secs, id, bytes) in slowest.iter().take(5) {
         let _ = writeln!(
             s,

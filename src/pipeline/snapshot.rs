@@ -156,7 +156,7 @@ pub struct RunSnapshot {
     pub results: Vec<FoundBoard>,
     /// DeMulti candidates checked so far.
     pub candidates: u64,
-    /// Seconds spent checking them.
+    /// Wall seconds spent checking them ([`super::ClassRecord::check_seconds`]).
     pub check_seconds: f64,
     /// The largest peak tree bytes of any finished class.
     pub peak_bytes: u64,
