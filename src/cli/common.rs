@@ -115,7 +115,7 @@ const STDIN_BUFFER: usize = 64 * 1024;
 /// Hands the boards of the arguments or, when there are none, of standard input (one per
 /// line, blank lines skipped) to `each`, in order; an error names the argument or line.
 /// Arguments are all parsed first, so a bad one leaves no output. Standard input is read as
-/// it arrives: a batch is handed on once the lines that have arrived are used up (or it
+/// it arrives: a batch is handed on once the whole lines that have arrived are used up (or it
 /// holds [`MAX_BATCH`] boards), so that results follow the input of a program that writes
 /// boards one at a time, and memory does not grow with the input; a bad line stops the
 /// reading there, after the boards before it have been handed on.
@@ -163,8 +163,9 @@ pub fn for_each_board_batch(
                 }
             }
         }
-        // Nothing buffered: the next read may wait for the writer, so answer what came.
-        if !batch.is_empty() && (batch.len() >= MAX_BATCH || input.buffer().is_empty()) {
+        // No whole line buffered: the next line may wait for the writer, so answer what
+        // came (the search stops at the next line's end, a line's length away).
+        if !batch.is_empty() && (batch.len() >= MAX_BATCH || !input.buffer().contains(&b'\n')) {
             each(&batch)?;
             batch.clear();
         }
