@@ -513,12 +513,16 @@ fn an_estimate_killed_and_resumed_from_its_journal_equals_one_run_whole() {
     );
     assert_eq!(measured(), more_classes);
 
-    // A journal of another proof (here another S) is refused and left as it was; so is a
-    // damaged one.
+    // A journal of another proof (here another S) is refused, naming this estimate's
+    // settings, and left as it was; so is a damaged one.
     let bytes = std::fs::read(&journal).unwrap();
     fails_with(
         &strs(&with_journal(args("301", "24"))),
         "written for another size, partition, score",
+    );
+    fails_with(
+        &strs(&with_journal(args("301", "24"))),
+        "S 301, switchover ",
     );
     assert_eq!(std::fs::read(&journal).unwrap(), bytes, "left as it was");
     let mut damaged = bytes.clone();

@@ -894,13 +894,21 @@ impl EstimateJournal {
         ]);
         let (journal, contents) =
             ShardJournal::open(path, id, settings.size).map_err(|e| match e {
+                // The journal keeps only a fingerprint of its settings: say this estimate's,
+                // for the user to compare with the command that wrote it.
                 PipelineError::Mismatch { path, why } if why == OTHER_RUN => {
                     PipelineError::Mismatch {
                         path,
-                        why:
-                            "this estimate journal was written for another size, partition, score, \
-                      switchover, scoring or word list"
-                                .into(),
+                        why: format!(
+                            "this estimate journal was written for another size, partition, \
+                             score, switchover, scoring or word list than this estimate's \
+                             ({} '{}', S {}, switchover {switchover}, {}, {})",
+                            settings.size,
+                            settings.partition,
+                            settings.threshold,
+                            settings.scoring,
+                            dict.info().source
+                        ),
                     }
                 }
                 e => e,
