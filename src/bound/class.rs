@@ -272,7 +272,8 @@ impl Partition {
             } else {
                 return Err(bad());
             };
-            if slot.is_some() {
+            // A repeated or empty `edge:`/`corner:` list is a syntax error, named as such.
+            if slot.is_some() || sets.trim().is_empty() {
                 return Err(bad());
             }
             *slot = Some(parse_bucket_list(sets, recorded)?);
@@ -502,6 +503,11 @@ mod tests {
             Err(ClassError::NotAPartition { .. })
         ));
         assert!(Partition::parse("abc, edge:xyz").is_err());
+        // An empty list after `corner:` is the syntax's error, not a list missing a-z.
+        assert!(matches!(
+            Partition::parse("aeiosuy bcdfghjklmnpqrtvwxz, corner:"),
+            Err(ClassError::BadPartition(_))
+        ));
         assert!(Partition::parse("ab1 c").is_err());
         let all = "abcdefghijklmnopqrstuvwxyz";
         let text =
