@@ -19,10 +19,24 @@ macro_rules! class_syntax {
     () => {
         "A class is one letter set per cell, in cell order (column-major), separated by \
          spaces, e.g. for 3x3: 'lnrsy aeiou chkmpt chkmpt aeiou lnrsy lnrsy aeiou bdfgjvwxz'. \
-         It may be given as one quoted argument or as separate arguments."
+         It may be given as one quoted argument or as separate arguments. The Qu die is the \
+         letter q, as on boards: a set 'qu' is the two letters q (Qu) and u."
     };
 }
-const CLASS_HELP: &str = class_syntax!();
+/// `break-class`'s output, then the class syntax.
+const BREAK_CLASS_HELP: &str = concat!(
+    "Prints `class:`, `cell_order:` and `mirror:` first, then, once the class is broken: \
+     `root_bound:` (the bound of the class's orderly tree, or the largest of its unit trees'), \
+     `broken:` (yes if the bounds alone ruled out every board: no candidate had to be \
+     scored), `candidates:` (boards whose bound reached S, each checked) and \
+     `largest_demulti:`, a `candidate:` line each with --candidates, a `result:` line for \
+     each board with Score >= S and their count `results:`, `seconds:` (CPU seconds), \
+     `check_seconds:` (wall seconds spent checking candidates), `scored:` (candidates the \
+     solver scored; the others were ruled out by their overcount bound), `peak_bytes:` and \
+     `nodes:` of the trees, `eliminated_by_depth:` (DEPTH:COUNT, branches ruled out after \
+     fixing DEPTH cells) and `merged_nodes_by_position:`.\n\n",
+    class_syntax!()
+);
 
 /// `bound`'s output, then the class syntax.
 const BOUND_HELP: &str = concat!(
@@ -144,6 +158,18 @@ pub fn run_bound(args: &BoundArgs, out: &mut Output) -> anyhow::Result<()> {
     let geometry = Geometry::new(args.size);
     let scoring = args.dict.scoring;
     let breaker = breaker(&dict, args.size, scoring, args.cell_order.as_deref())?;
+    // The tree first: a class over the path limit prints nothing but its error.
+    let start = ThreadCpuClock::start();
+    let mut arena = Arena::new();
+    let Ok(root) = breaker.build_tree_limited(&class, &mut arena, args.max_paths) else {
+        bail!(
+            "the class has more than {} word paths (--max-paths), and its whole tree would \
+             take over {:.1} GB: raise --max-paths to allow more, or give a smaller class",
+            args.max_paths,
+            args.max_paths as f64 * 50.0 / 1e9
+        );
+    };
+    let seconds = start.seconds();
     writeln!(
         out,
         "sum_union={}",
@@ -154,17 +180,6 @@ pub fn run_bound(args: &BoundArgs, out: &mut Output) -> anyhow::Result<()> {
         "max_nomark={}",
         max_nomark(dict.trie(), &geometry, &class, scoring)
     )?;
-    let start = ThreadCpuClock::start();
-    let mut arena = Arena::new();
-    let Ok(root) = breaker.build_tree_limited(&class, &mut arena, args.max_paths) else {
-        bail!(
-            "the class has more than {} word paths, and its whole tree would take over {:.1} GB: \
-             pass --max-paths to allow more, or give a smaller class",
-            args.max_paths,
-            args.max_paths as f64 * 50.0 / 1e9
-        );
-    };
-    let seconds = start.seconds();
     writeln!(out, "orderly={}", arena.bound(root))?;
     writeln!(out, "nodes={}", arena.created())?;
     writeln!(out, "bytes={}", arena.peak_bytes())?;
@@ -175,7 +190,7 @@ pub fn run_bound(args: &BoundArgs, out: &mut Output) -> anyhow::Result<()> {
 
 /// Flags of `bogglemax break-class`.
 #[derive(Args, Debug)]
-#[command(after_help = CLASS_HELP)]
+#[command(after_help = BREAK_CLASS_HELP)]
 pub struct BreakClassArgs {
     /// Board size, CxR (at most 25 cells).
     #[arg(long, default_value = "4x4", value_parser = parse_size, value_name = "CxR")]
@@ -233,7 +248,7 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
     )?
     .keep_candidates(args.candidates)
     .every_mirror_image(args.every_image);
-    let outcome = breaker.break_class(&class, &settings);
+    // The class and how it is broken first, so that a long break shows what it is doing.
     writeln!(out, "class: {class}")?;
     let order = breaker.order_for(&class);
     writeln!(out, "cell_order: {order}")?;
@@ -247,6 +262,8 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
         )?,
         None => writeln!(out, "mirror: none")?,
     }
+    out.flush()?;
+    let outcome = breaker.break_class(&class, &settings);
     writeln!(out, "root_bound: {}", outcome.root_bound)?;
     writeln!(
         out,
