@@ -138,8 +138,9 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
     }
     // A run directory replayed gives the settings the flags leave out (and must agree with
     // those they give); a costs file records none, so the flags must give them.
+    // Opened once: its manifest, its check and its costs all come from this one RunDir.
     let replayed_run = match &args.replay {
-        Some(path) if path.is_dir() => Some(path),
+        Some(path) if path.is_dir() => Some(RunDir::open(path)?),
         Some(path) if !path.exists() => bail!(
             "--replay {}: no such run directory or costs file",
             path.display()
@@ -148,7 +149,7 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
     };
     // The settings and dictionary: a planned run's, or the flags' (those of a replayed run
     // where the flags leave them out).
-    let (dict, settings, run_shards) = match (&args.run, replayed_run) {
+    let (dict, settings, run_shards) = match (&args.run, &replayed_run) {
         (Some(path), _) => {
             let run = RunDir::open(path)?;
             let m = run.manifest();
@@ -165,8 +166,7 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             };
             (run.dictionary()?, settings, Some(m.shards as u64))
         }
-        (None, Some(path)) => {
-            let run = RunDir::open(path)?;
+        (None, Some(run)) => {
             let m = run.manifest();
             let size = args.size.unwrap_or(run.size());
             // `--scoring standard` cannot be told from no --scoring: the run's is taken.
@@ -217,14 +217,18 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             (args.dict.load(size)?, settings, None)
         }
     };
-    if let Some(dir) = replayed_run {
-        check_replayed_run(dir, &settings, &dict)?;
+    if let Some(run) = &replayed_run {
+        check_replayed_run(run, &settings, &dict)?;
     }
     let tasks = args.tasks.or(run_shards);
     let (estimate, replayed) = match &args.replay {
         None => (pipeline::estimate(&dict, &settings)?, None),
         Some(path) => {
-            let (e, truth) = replay(&settings, &dict, path)?;
+            let costs = match &replayed_run {
+                Some(run) => ClassCosts::from_run(run)?,
+                None => ClassCosts::load(path)?,
+            };
+            let (e, truth) = replay(&settings, &dict, path, costs)?;
             (e, Some(truth))
         }
     };
@@ -300,15 +304,13 @@ fn default_size() -> Size {
     Size::new(4, 4).expect("4x4 is a size")
 }
 
-/// Refuses to replay the run at `dir` as an estimate of other settings (another run's, or
-/// the flags'): its size, partition, S, switchover, scoring and word list must be the
-/// estimate's.
+/// Refuses to replay `run` as an estimate of other settings (another run's, or the flags'):
+/// its size, partition, S, switchover, scoring and word list must be the estimate's.
 fn check_replayed_run(
-    dir: &std::path::Path,
+    run: &RunDir,
     settings: &EstimateSettings,
     dict: &Dictionary,
 ) -> anyhow::Result<()> {
-    let run = RunDir::open(dir)?;
     let m = run.manifest();
     let switchover =
         bogglemax::bound::BreakSettings::with_switchover(settings.threshold, settings.switchover)
@@ -342,20 +344,20 @@ fn check_replayed_run(
         bail!(
             "--replay {}: the run's {what} is {theirs}, this estimate's {ours}: give the run's \
              (or leave it out: the run's is taken)",
-            dir.display()
+            run.root().display()
         );
     }
     Ok(())
 }
 
-/// An estimate replayed from a finished run's recorded costs, and that run's true CPU
-/// seconds and tree nodes.
+/// An estimate replayed from a finished run's recorded `costs` (read from `path`), and that
+/// run's true CPU seconds and tree nodes.
 fn replay(
     settings: &EstimateSettings,
     dict: &Dictionary,
     path: &std::path::Path,
+    costs: ClassCosts,
 ) -> anyhow::Result<(pipeline::Estimate, (f64, f64))> {
-    let costs = ClassCosts::load(path)?;
     let replay = Replay::new(settings.size, &settings.partition, dict.trie(), costs)
         .with_context(|| format!("--replay {}", path.display()))?;
     Ok((replay.estimate(&settings.samples)?, replay.totals()))
