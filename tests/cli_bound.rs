@@ -241,3 +241,66 @@ fn help_texts_state_the_default_switchover() {
         assert_eq!(stated, default as u64, "{command} --help: {line}");
     }
 }
+
+/// `class` of a board and `class --id` of its id print the same class, each cell's set
+/// holding the board's letter there; the canonical id is the smallest id among the board's
+/// eight symmetry images (each asked of `class` in turn), and `canonical:` says whether the
+/// id is it. A number given as the board is refused with a pointer to --id.
+#[test]
+fn class_ids_round_trip_and_canonical_ids_are_the_smallest_image() {
+    const P: &str = "aeijou bcdfgmpqvwxz hklnrsty, corner:aeiosuy bcdfghjklmnpqrtvwxz";
+    let field = |out: &str, key: &str| line(out, key).trim().to_string();
+    let board: Vec<u8> = b"abcdefghijklmnop".to_vec();
+    let by_board = stdout_ok(&["class", "--partition", P, "abcdefghijklmnop"]);
+    let id = field(&by_board, "id:");
+    let by_id = stdout_ok(&["class", "--partition", P, "--id", &id]);
+    assert_eq!(field(&by_id, "class:"), field(&by_board, "class:"));
+    let sets: Vec<String> = field(&by_board, "class:")
+        .split(' ')
+        .map(str::to_string)
+        .collect();
+    assert_eq!(sets.len(), 16);
+    for (cell, set) in sets.iter().enumerate() {
+        assert!(set.as_bytes().contains(&board[cell]), "cell {cell}: {set}");
+    }
+    // Cell i is column i / 4, row i % 4; the images map (c, r) as the square's symmetries.
+    type CellMap = fn(usize, usize) -> (usize, usize);
+    let images: [CellMap; 8] = [
+        |c, r| (c, r),
+        |c, r| (3 - c, r),
+        |c, r| (c, 3 - r),
+        |c, r| (3 - c, 3 - r),
+        |c, r| (r, c),
+        |c, r| (3 - r, c),
+        |c, r| (r, 3 - c),
+        |c, r| (3 - r, 3 - c),
+    ];
+    let ids: Vec<u64> = images
+        .iter()
+        .map(|map| {
+            let mut image = vec![b'?'; 16];
+            for (i, &letter) in board.iter().enumerate() {
+                let (c, r) = map(i / 4, i % 4);
+                image[c * 4 + r] = letter;
+            }
+            let image = String::from_utf8(image).unwrap();
+            let out = stdout_ok(&["class", "--partition", P, &image]);
+            assert_eq!(
+                field(&out, "canonical_id:"),
+                field(&by_board, "canonical_id:")
+            );
+            field(&out, "id:").parse().unwrap()
+        })
+        .collect();
+    let smallest = *ids.iter().min().unwrap();
+    assert_eq!(field(&by_board, "canonical_id:"), smallest.to_string());
+    let canonical = if id == smallest.to_string() {
+        "yes"
+    } else {
+        "no"
+    };
+    assert_eq!(field(&by_board, "canonical:"), canonical);
+    let by_smallest = stdout_ok(&["class", "--partition", P, "--id", &smallest.to_string()]);
+    assert_eq!(field(&by_smallest, "canonical:"), "yes");
+    fails_with(&["class", "--partition", P, &id], "give a class id as --id");
+}

@@ -81,6 +81,10 @@ pub struct ClassArgs {
 pub fn run_class(args: &ClassArgs, out: &mut Output) -> anyhow::Result<()> {
     let space = ClassSpace::new(args.size, Partition::parse(&args.partition)?)?;
     let id = match (&args.board, args.id) {
+        // A number is a class id, not a board: say where ids go.
+        (Some(b), _) if !b.is_empty() && b.bytes().all(|c| c.is_ascii_digit()) => {
+            bail!("'{b}' is a number, not a board: give a class id as --id {b}")
+        }
         (Some(b), _) => space.id_of_board(&Board::parse(args.size, b)?),
         (None, Some(id)) => id,
         (None, None) => bail!("give a board or --id"),
