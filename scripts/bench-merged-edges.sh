@@ -24,7 +24,9 @@ set -euo pipefail
 CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
-[[ $# -ge 2 ]] || { echo "usage: $0 OUTDIR MERGED_ID..." >&2; exit 2; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
+if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
 out=$(from_caller "$1")
 shift
 if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Pipeline benchmark: the wall time of a fresh `make proof-3x3` on this machine, then a fixed
-# sample of 4x4 classes (S = 3500) through plan, break and status.
+# sample of 4x4 classes (S = 3500, the published corner split) through plan, break and status.
 #
 #   scripts/bench-proof.sh [3x3] [4x4]      (default: both)
 #
@@ -10,8 +10,17 @@
 # directory that is removed at the end; nothing under shards/ is touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+fi
 parts=("$@")
 [[ ${#parts[@]} -eq 0 ]] && parts=(3x3 4x4)
+# Checked before the build, not after it.
+for part in "${parts[@]}"; do
+    [[ "$part" == 3x3 || "$part" == 4x4 ]] ||
+        { echo "bench-proof.sh: unknown part '$part' (3x3 or 4x4)" >&2; exit 2; }
+done
 JOBS=${JOBS:-$(nproc)}
 SHARDS_4X4=${SHARDS_4X4:-40000}
 BOGGLEMAX=target/release/bogglemax

@@ -23,7 +23,7 @@ from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
     sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
-    exit 2
+    exit 0
 fi
 tsv=../shared/refdata/reference-4x4-classes.tsv
 # A first argument that is not a class id names the table.

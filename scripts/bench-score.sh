@@ -19,7 +19,7 @@ from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
-    exit 2
+    exit 0
 fi
 runs=${RUNS:-5}
 [[ "$runs" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "bench-score.sh: RUNS must be a whole number of at least 1, not '$runs'" >&2; exit 2; }

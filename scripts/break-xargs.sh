@@ -12,10 +12,9 @@ set -euo pipefail
 CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
-if [[ $# -lt 1 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
-    exit 2
-fi
+usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
+if [[ $# -lt 1 ]]; then usage >&2; exit 2; fi
 RUN=$(from_caller "$1")
 JOBS=${2:-$(nproc)}
 if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi

@@ -34,6 +34,9 @@ def is_number(text):
 
 
 def main():
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return
     if len(sys.argv) not in (3, 4):
         raise SystemExit("usage: " + __doc__.strip().splitlines()[2].strip())
     old_path, paired_path = sys.argv[1], sys.argv[2]

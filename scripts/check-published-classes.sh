@@ -31,8 +31,9 @@ set -euo pipefail
 CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
-[[ $# -ge 1 && "$1" != -h && "$1" != --help ]] ||
-    { echo "usage: $0 PARTITION [CLASS_ID...] (the file's head says more)" >&2; exit 2; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; }
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
+if [[ $# -lt 1 ]]; then usage >&2; exit 2; fi
 partition=$1
 shift
 if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi

@@ -177,6 +177,9 @@ def measured_prefix(outdir, journal):
 
 
 def main():
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return
     args = sys.argv[1:]
     if not args or len(args) % 3 != 0:
         raise SystemExit(__doc__.split("\n\n")[1])

@@ -32,10 +32,9 @@ CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
 
-if [[ $# -ne 1 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
-    exit 2
-fi
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
+if [[ $# -ne 1 ]]; then usage >&2; exit 2; fi
 SIZE=$1
 # Numbers the caller sets are checked before bash arithmetic or xargs reads them.
 need_count() {  # NAME VALUE: a whole number of at least 1

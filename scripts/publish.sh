@@ -26,6 +26,8 @@ set -euo pipefail
 CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
 if [[ -n "${RESULTS:-}" ]]; then RESULTS=$(from_caller "$RESULTS"); else RESULTS=results; fi
 if [[ -n "${RUNS:-}" ]]; then RUNS=$(from_caller "$RUNS"); else RUNS=shards; fi
 if [[ -n "${WORDLISTS:-}" ]]; then WORDLISTS=$(from_caller "$WORDLISTS"); fi
@@ -82,10 +84,7 @@ if [[ "${1:-}" == --table ]]; then
     write_table
     exit 0
 fi
-if [[ $# -lt 2 || $# -gt 3 || "$1" == -h || "$1" == --help ]]; then
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
-    exit 2
-fi
+if [[ $# -lt 2 || $# -gt 3 ]]; then usage >&2; exit 2; fi
 SIZE=$1 LIST=$2
 SCORING=${SCORING:-standard}
 [[ "$LIST" =~ ^[A-Za-z0-9._+-]+$ ]] || { echo "publish.sh: '$LIST' is not a word list name (letters, digits, . _ + -; for DIR/NAME.txt give NAME and WORDLISTS=DIR)" >&2; exit 2; }

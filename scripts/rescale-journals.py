@@ -75,6 +75,9 @@ def rescale(data, factors):
     return bytes(out)
 
 def main():
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return
     if len(sys.argv) < 4:
         raise SystemExit(__doc__.strip().splitlines()[2].strip())
     factors = read_factors(sys.argv[1])

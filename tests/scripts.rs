@@ -598,3 +598,45 @@ fn bench_ab_compares_two_binaries_and_their_candidates() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("DIFFERENT"));
 }
+
+/// Every script (the Slurm ones too; not lib.sh, which is sourced) answers `--help` as a
+/// user expects: its description on stdout and exit status 0, before any work (a build, a
+/// run, a submission). bench-proof.sh used to start a release build first and then refuse
+/// `--help` as an unknown part.
+#[test]
+fn every_script_answers_help_with_its_description() {
+    let cwd = tempfile::tempdir().unwrap();
+    let mut scripts = Vec::new();
+    for dir in ["scripts", "scripts/slurm"] {
+        for entry in std::fs::read_dir(repo().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if [".sh", ".py", ".sbatch"].iter().any(|x| name.ends_with(x)) && name != "lib.sh" {
+                scripts.push(path);
+            }
+        }
+    }
+    assert!(scripts.len() >= 15, "{scripts:?}");
+    for path in scripts {
+        let out = Command::new(&path)
+            .arg("--help")
+            .current_dir(cwd.path())
+            // No binary: a script that went on past --help would fail on it.
+            .env("BOGGLEMAX", cwd.path().join("no-such-bogglemax"))
+            .output()
+            .expect("script runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.lines().count() >= 3,
+            "{} --help: status {}, stdout {stdout:?}, stderr {:?}",
+            path.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(cwd.path()).unwrap().count(),
+        0,
+        "--help wrote nothing"
+    );
+}
