@@ -11,7 +11,7 @@
 # standard), BOGGLEMAX (binary, default target/release/bogglemax), TOP (rows
 # of the table to print, default 50).
 # PARTITION defaults to 'aeijou bcdfgmpqvwxz hklnrsty, corner:abcdefghijklmnopqrstuvwxyz';
-# a new 4x4 run adds 'edge:aeijou bcdfghklmnpqrstvwxyz' (consonant edges merged: about 0.73
+# a new 4x4 run adds 'edge:aeijou bcdfghklmnpqrstvwxyz' (consonant edges merged: about 0.74
 # of the CPU time, up to 3.7 GiB a class) when there are MERGED_EDGES_GIB (default 6) GiB of
 # memory a job, and says which it chose.
 # Rerunning after an interruption resumes where the run stopped, with the partition, shard

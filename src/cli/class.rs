@@ -114,9 +114,10 @@ pub struct BoundArgs {
     #[command(flatten)]
     pub dict: DictArgs,
     /// Cell order of the trees, top first, as cell numbers (column-major), e.g. for 3x3
-    /// '4,5,3,1,7,0,2,6,8'. Default: centre cells, then edges, then corners, each ring's
-    /// cells with fewer letters first (by cell number instead when a centre or edge cell has
-    /// 13 to 25 letters). Any order gives sound bounds; it changes the bound and the work.
+    /// '4,5,3,1,7,0,2,6,8'. Default: centre cells, then edges, then corners, nearer the
+    /// centre first; cells alike in both, fewer letters first (by cell number instead when a
+    /// centre or edge cell has 13 to 25 letters). Any order gives sound bounds; it changes
+    /// the bound and the work.
     #[arg(long, value_name = "CELLS")]
     pub cell_order: Option<String>,
     /// Refuse a class of more word paths than this: its whole tree takes about 50 bytes a
@@ -209,10 +210,10 @@ pub struct BreakClassArgs {
     #[arg(long, value_name = "B")]
     pub switchover: Option<u32>,
     /// Cell order of the trees, top first, as cell numbers (column-major), e.g. for 3x3
-    /// '4,5,3,1,7,0,2,6,8'. Default: centre cells, then edges, then corners, each ring's
-    /// cells with fewer letters first (by cell number instead when a centre or edge cell has
-    /// 13 to 25 letters; the `cell_order:` line prints it). Any order gives sound bounds; it
-    /// changes the bound and the work.
+    /// '4,5,3,1,7,0,2,6,8'. Default: centre cells, then edges, then corners, nearer the
+    /// centre first; cells alike in both, fewer letters first (by cell number instead when a
+    /// centre or edge cell has 13 to 25 letters; the `cell_order:` line prints it). Any order
+    /// gives sound bounds; it changes the bound and the work.
     #[arg(long, value_name = "CELLS")]
     pub cell_order: Option<String>,
     /// Also list every candidate (board whose tree bound reaches S) with its Score, not

@@ -89,8 +89,8 @@ pub struct EstimateArgs {
     )]
     pub seed: Vec<u64>,
     /// Threads breaking classes. With --sample at most 16 at once (classes are drawn in
-    /// batches of 4, 4, 8, 8, then 16 between refits of the cost model); on a --budget one
-    /// class per thread. Default: all cores.
+    /// fixed batches of 4, 4, 8, 8, then 16; the cost model is refitted each time the
+    /// measured classes double); on a --budget one class per thread. Default: all cores.
     #[arg(long, value_name = "T", default_value_t = 0, value_parser = super::common::parse_threads)]
     pub threads: usize,
     /// Also say what one task of a run split into N shards takes (one thread each), and

@@ -202,7 +202,9 @@ pub struct BreakArgs {
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
-    /// Also journal every candidate (board with DeMulti ≥ S) with its Score, zstd-compressed,
+    /// Also journal every candidate (board whose tree bound reaches S: its DeMulti, or in a
+    /// class split into unit trees a bound between its Score and DeMulti) with its Score,
+    /// zstd-compressed,
     /// not only the results: for `rescore` to audit. Costs disk in heavy classes (a 4x4 class
     /// can have millions), and time: without it the breaker prunes by a bound on Score on
     /// boards of 12 cells or more, and counts only the candidates that survive that.

@@ -76,7 +76,11 @@ pub struct ClassRecord {
     /// clock (a CPU clock's read costs too much at every candidate), so on a loaded core it
     /// can exceed `seconds`.
     pub check_seconds: f64,
-    /// Boards with DeMulti ≥ S that were found and checked.
+    /// Candidates found and checked: boards whose tree bound (their DeMulti, or a bound
+    /// between Score and DeMulti in unit trees) is ≥ S, less those the walks' prune by Score
+    /// left out unless the run keeps candidates ([`BreakOutcome::demulti_count`]).
+    ///
+    /// [`BreakOutcome::demulti_count`]: crate::bound::BreakOutcome::demulti_count
     pub demulti_count: u64,
     /// The largest DeMulti among them.
     pub max_demulti: u32,
