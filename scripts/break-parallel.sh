@@ -32,15 +32,45 @@ count=$(lines "$pending")
 echo "break-parallel: $count shard(s) to break with $JOBS worker(s)" >&2
 [[ $count -eq 0 ]] && exit 0
 # --quote: parallel runs the command through a shell, which would split a RUN with spaces.
-# It goes on past a failed or killed worker, and exits with the number that failed. A new
-# job log gets parallel's header line; a rerun appends to it (`+`, no header; its Seq
-# numbers start again at 1).
+# --line-buffer: each worker's progress lines pass as they come (parallel's default holds a
+# job's output until it ends, hours for a 4x4 shard). It goes on past a failed or killed
+# worker, and exits with the number that failed. A new job log gets parallel's header line;
+# a rerun appends to it (`+`, no header; its Seq numbers start again at 1).
 joblog=$RUN/parallel.joblog
-[[ -e "$joblog" ]] && joblog=+$joblog
+logged=0
+if [[ -e "$joblog" ]]; then
+    logged=$(wc -l < "$joblog")
+    joblog=+$joblog
+fi
+# parallel and its workers run as a process group of their own (job control, `set -m`), so
+# that a signal to this script (TERM from `kill` or a batch system, INT, HUP) stops them all
+# too. Their journals keep what they finished; a rerun resumes.
+set -m
 # shellcheck disable=SC2086
-printf '%s\n' "$pending" |
-    parallel --will-cite --quote -j "$JOBS" --joblog "$joblog" ${PARALLEL_OPTS:-} \
-        "$BOGGLEMAX" break "$RUN" --shard {} --threads 1 --skip-locked || true
+parallel --will-cite --quote --line-buffer -j "$JOBS" --joblog "$joblog" ${PARALLEL_OPTS:-} \
+    "$BOGGLEMAX" break "$RUN" --shard {} --threads 1 --skip-locked < <(printf '%s\n' "$pending") &
+workers=$!
+set +m
+stop() {
+    trap - "$1"
+    kill -TERM -- "-$workers" 2> /dev/null || true
+    wait "$workers" 2> /dev/null || true
+    echo "break-parallel: stopped by SIG$1 (the workers too); rerun to resume" >&2
+    kill -s "$1" $$
+}
+for signal in TERM INT HUP; do
+    # shellcheck disable=SC2064
+    trap "stop $signal" "$signal"
+done
+wait "$workers" || true
+trap - TERM INT HUP
+# A worker killed by a signal says nothing itself: its job log line (this run's lines, after
+# the $logged before it) does, in the Signal column (tab-separated, the eighth).
+tail -n "+$((logged + 1))" "$RUN/parallel.joblog" | awk -F'\t' '
+    $1 != "Seq" && $8 != 0 && match($9, /--shard [0-9]+/) {
+        printf "break-parallel: shard %s: the worker was killed by signal %s%s\n",
+            substr($9, RSTART + 8, RLENGTH - 8), $8, $8 == 9 ? " (out of memory?)" : ""
+    }' >&2
 pending=$("$BOGGLEMAX" status "$RUN" --pending)
 left=$(lines "$pending")
 if [[ $left -gt 0 ]]; then

@@ -32,15 +32,34 @@ echo "break-xargs: $count shard(s) to break with $JOBS worker(s)" >&2
 # every 30 s to standard error (classes done, CPU seconds, the classes it is on). xargs
 # starts no more commands once one is killed by a signal, so a worker's death becomes a
 # failure of its shard alone here (xargs then goes on, and exits 123 at the end).
+# xargs and its workers run as a process group of their own (job control, `set -m`), so
+# that a signal to this script (TERM from `kill` or a batch system, INT, HUP) stops them all
+# too: otherwise xargs would go on starting shards after this script is gone. Their
+# journals keep what they finished; a rerun resumes.
+set -m
 # shellcheck disable=SC2016
-printf '%s\n' "$pending" |
-    xargs -P "$JOBS" -I{} bash -c '"$1" break "$2" --shard "$3" --threads 1 --skip-locked
+xargs -P "$JOBS" -I{} bash -c '"$1" break "$2" --shard "$3" --threads 1 --skip-locked
         rc=$?
         if (( rc > 128 )); then
             echo "break-xargs: shard $3: the worker was killed by signal $((rc - 128))$( ((rc == 137)) && echo " (out of memory?)")" >&2
             exit 1
         fi
-        exit "$rc"' break-xargs "$BOGGLEMAX" "$RUN" {} || true
+        exit "$rc"' break-xargs "$BOGGLEMAX" "$RUN" {} < <(printf '%s\n' "$pending") &
+workers=$!
+set +m
+stop() {
+    trap - "$1"
+    kill -TERM -- "-$workers" 2> /dev/null || true
+    wait "$workers" 2> /dev/null || true
+    echo "break-xargs: stopped by SIG$1 (the workers too); rerun to resume" >&2
+    kill -s "$1" $$
+}
+for signal in TERM INT HUP; do
+    # shellcheck disable=SC2064
+    trap "stop $signal" "$signal"
+done
+wait "$workers" || true
+trap - TERM INT HUP
 pending=$("$BOGGLEMAX" status "$RUN" --pending)
 left=$(lines "$pending")
 if [[ $left -gt 0 ]]; then

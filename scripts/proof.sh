@@ -230,7 +230,17 @@ if [[ -f "$RUN/estimate.txt" && -n "$pending" ]]; then
         exit 3
     fi
 fi
-scripts/break-xargs.sh "$RUN" "$JOBS"
+# In the background so that a signal to this script reaches the breaking too: break-xargs.sh
+# stops its workers on TERM (a background job of a script ignores INT, so TERM is what is
+# passed on), and this script then ends by the signal it got.
+scripts/break-xargs.sh "$RUN" "$JOBS" &
+breaker=$!
+for signal in TERM INT HUP; do
+    # shellcheck disable=SC2064
+    trap "trap - $signal; kill -TERM $breaker 2> /dev/null; wait $breaker || true; kill -s $signal \$\$" "$signal"
+done
+wait "$breaker"
+trap - TERM INT HUP
 status=0
 "$BOGGLEMAX" merge "$RUN" > /dev/null || status=$?
 echo

@@ -120,8 +120,8 @@ fn scripts_take_relative_paths_from_the_callers_directory() {
 
 /// Both break scripts go on past a worker killed by a signal (an out-of-memory kill) and past
 /// a shard another worker holds (a second machine sharing the run), breaking every other
-/// shard; they exit 1 naming what is left, and a rerun finishes it. The killed worker is a
-/// wrapper that kills itself on shard 0, so nothing races the work.
+/// shard; they exit 1 naming the killed shard and what is left, and a rerun finishes it. The
+/// killed worker is a wrapper that kills itself on shard 0, so nothing races the work.
 #[test]
 fn break_scripts_go_on_past_a_killed_worker_and_a_held_shard() {
     use common::hold_lock;
@@ -165,6 +165,10 @@ fn break_scripts_go_on_past_a_killed_worker_and_a_held_shard() {
         let err = String::from_utf8_lossy(&killed.stderr);
         assert_eq!(killed.status.code(), Some(1), "{name}: {err}");
         assert!(err.contains("1 shard(s) unfinished"), "{name}: {err}");
+        assert!(
+            err.contains("shard 0: the worker was killed by signal 9"),
+            "{name} names the killed worker: {err}"
+        );
         assert_eq!(pending(), "0\n", "{name}: only the killed shard is left");
 
         let held = hold_lock(&dir.path().join(&run).join("shards/00000.journal"));
@@ -184,6 +188,93 @@ fn break_scripts_go_on_past_a_killed_worker_and_a_held_shard() {
 
         script(dir.path(), name, &[run.as_str(), "1"], &[]);
         assert_eq!(pending(), "", "{name}: a rerun finishes the run");
+    }
+}
+
+/// A signal to either break script stops its workers with it (a batch system's TERM, a
+/// `kill` of the script): before, xargs or parallel and their workers were left running,
+/// starting new shards. The worker is a wrapper that marks its start and then waits, so the
+/// test signals the script once the marker is there (a wait on a condition, not a race
+/// against the work).
+#[test]
+fn break_scripts_stop_their_workers_when_they_are_stopped() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::ExitStatusExt;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().expect("tempdir");
+    small_wordlist(dir.path(), "aerstdn");
+    let worker = dir.path().join("waiting-worker.sh");
+    std::fs::write(
+        &worker,
+        format!(
+            "#!/usr/bin/env bash\n\
+             if [[ $1 == break ]]; then echo $$ > \"$2.started-$4\"; exec sleep 600; fi\n\
+             exec '{}' \"$@\"\n",
+            env!("CARGO_BIN_EXE_bogglemax")
+        ),
+    )
+    .expect("write wrapper");
+    std::fs::set_permissions(&worker, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    // Should an assertion fail before a script is signalled, it is signalled on the way out
+    // all the same (its trap stops the waiting worker).
+    struct Signalled(u32);
+    impl Drop for Signalled {
+        fn drop(&mut self) {
+            let _ = Command::new("kill")
+                .args(["-TERM", &self.0.to_string()])
+                .status();
+        }
+    }
+    let mut scripts = vec!["break-xargs.sh"];
+    if has_parallel() {
+        scripts.push("break-parallel.sh");
+    }
+    for name in scripts {
+        let run = format!("run-{name}");
+        plan_here(dir.path(), &run);
+        let stderr = dir.path().join(format!("{name}.stderr"));
+        let mut child = Command::new(repo().join("scripts").join(name))
+            .args([run.as_str(), "1"])
+            .current_dir(dir.path())
+            .env("BOGGLEMAX", &worker)
+            // Files, not the test's pipes: a worker left running would hold them open.
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&stderr).expect("stderr file"))
+            .spawn()
+            .expect("script starts");
+        let _guard = Signalled(child.id());
+        let started = |shard: u32| dir.path().join(format!("{run}.started-{shard}"));
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while std::fs::read_to_string(started(0)).map_or(true, |s| !s.ends_with('\n')) {
+            assert!(Instant::now() < deadline, "{name}: no worker started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let pid = std::fs::read_to_string(started(0)).unwrap();
+        let pid = pid.trim();
+        let term = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(term.success());
+        let status = child.wait().expect("script ends");
+        let err = std::fs::read_to_string(&stderr).expect("stderr");
+        assert_eq!(status.signal(), Some(15), "{name}: {status:?}: {err}");
+        assert!(
+            err.contains("stopped by SIGTERM (the workers too)"),
+            "{name}: {err}"
+        );
+        // The worker is gone (or a zombie its reaper has yet to collect), and no other
+        // started.
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+        assert!(
+            state.is_empty() || state.starts_with('Z'),
+            "{name}: worker {pid}: {state}"
+        );
+        for shard in 1..3 {
+            assert!(!started(shard).exists(), "{name}: shard {shard} started");
+        }
     }
 }
 
