@@ -560,3 +560,31 @@ fn a_journal_copied_to_another_shard_counts_for_none_of_its_classes() {
         "{text}"
     );
 }
+
+/// A command whose standard output cannot be written (a full disk under `> FILE`) fails
+/// with exit 2 and says it was standard output, whether it wrote as it went (`merge`) or
+/// left all to the last flush (`status`, whose `--pending` list a script reads: an empty
+/// list with exit 0 would read as "nothing left").
+#[test]
+fn a_failed_standard_output_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let runp = dir.path().join("run");
+    assert!(plan_2x2("2", &runp).status.success());
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full")
+    };
+    for args in [
+        vec!["status", s(&runp), "--pending"],
+        vec!["status", s(&runp)],
+        vec!["merge", s(&runp), "--quiet"],
+        vec!["score", "--size", "2x2", "abcd"],
+    ] {
+        let out = bin().args(&args).stdout(full()).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("writing standard output"), "{args:?}: {err}");
+    }
+}

@@ -189,11 +189,18 @@ impl Output {
 
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.write(buf)
+        self.0.write(buf).map_err(on_stdout)
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.0.flush()
+        self.0.flush().map_err(on_stdout)
     }
+}
+
+/// `err` saying that it was standard output that failed (a full disk under `> FILE` says
+/// only "No space left on device"), of the same kind, so that a closed pipe is still told
+/// from a failure.
+fn on_stdout(err: std::io::Error) -> std::io::Error {
+    std::io::Error::new(err.kind(), format!("writing standard output: {err}"))
 }
 
 #[cfg(test)]

@@ -87,26 +87,34 @@ pub enum Command {
 /// Runs one parsed command line, writing results to standard output.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let mut out = Output::stdout();
-    match cli.command {
-        Command::Score(args) => score::run(&args, &mut out),
-        Command::Show(args) => score::show(&args, &mut out),
-        Command::Dict(cmd) => dict::run(&cmd, &mut out),
-        Command::Class(args) => class::run_class(&args, &mut out),
-        Command::Bound(args) => class::run_bound(&args, &mut out),
-        Command::BreakClass(args) => class::run_break_class(&args, &mut out),
-        Command::Estimate(args) => estimate::run(&args, &mut out),
-        Command::Plan(args) => pipeline::run_plan(&args, &mut out),
-        Command::Break(args) => pipeline::run_break(&args, &mut out),
-        Command::Rescore(args) => pipeline::run_rescore(&args, &mut out),
-        Command::Merge(args) => pipeline::run_merge(&args, &mut out),
-        Command::Status(args) => pipeline::run_status(&args, &mut out),
-        Command::Report(args) => pipeline::run_report(&args, &mut out),
-        Command::Canon(args) => search::run_canon(&args, &mut out),
-        Command::Hillclimb(args) => search::run_hillclimb(&args, &mut out),
-        Command::Anneal(args) => search::run_anneal(&args, &mut out),
-        Command::Iterate(args) => search::run_iterate(&args, &mut out),
-        Command::Roll(args) => dice::run_roll(&args, &mut out),
-        Command::Rollable(args) => dice::run_rollable(&args, &mut out),
+    run_command(cli.command, &mut out)?;
+    // What is still buffered: a write that fails here (a full disk) is an error, where the
+    // buffer's drop would lose it silently and exit 0.
+    Ok(std::io::Write::flush(&mut out)?)
+}
+
+/// Runs one subcommand, writing its results to `out`.
+fn run_command(command: Command, out: &mut Output) -> anyhow::Result<()> {
+    match command {
+        Command::Score(args) => score::run(&args, out),
+        Command::Show(args) => score::show(&args, out),
+        Command::Dict(cmd) => dict::run(&cmd, out),
+        Command::Class(args) => class::run_class(&args, out),
+        Command::Bound(args) => class::run_bound(&args, out),
+        Command::BreakClass(args) => class::run_break_class(&args, out),
+        Command::Estimate(args) => estimate::run(&args, out),
+        Command::Plan(args) => pipeline::run_plan(&args, out),
+        Command::Break(args) => pipeline::run_break(&args, out),
+        Command::Rescore(args) => pipeline::run_rescore(&args, out),
+        Command::Merge(args) => pipeline::run_merge(&args, out),
+        Command::Status(args) => pipeline::run_status(&args, out),
+        Command::Report(args) => pipeline::run_report(&args, out),
+        Command::Canon(args) => search::run_canon(&args, out),
+        Command::Hillclimb(args) => search::run_hillclimb(&args, out),
+        Command::Anneal(args) => search::run_anneal(&args, out),
+        Command::Iterate(args) => search::run_iterate(&args, out),
+        Command::Roll(args) => dice::run_roll(&args, out),
+        Command::Rollable(args) => dice::run_rollable(&args, out),
     }
 }
 
