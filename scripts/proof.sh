@@ -16,7 +16,8 @@
 # memory a job, and says which it chose.
 # Rerunning after an interruption resumes where the run stopped, with the partition, shard
 # count and switchover the run was planned with unless PARTITION, SHARDS or SWITCHOVER is
-# given; a run directory planned with other settings is refused.
+# given; SCORE, WORDLIST and SCORING must be given again as they were (they also name the
+# default RUN). A run directory planned with other settings is refused.
 # 4x4 (and any size with ESTIMATE=1; ESTIMATE=0 never): a new run is first estimated
 # (`bogglemax estimate`, ESTIMATE_BUDGET seconds, default 180) and planned by the estimate's
 # costs; a run projected past MAX_HOURS (default 48) of wall time on JOBS cores is planned but
@@ -32,7 +33,7 @@ CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
 if [[ $# -ne 1 ]]; then usage >&2; exit 2; fi
 SIZE=$1
@@ -199,9 +200,14 @@ if [[ "${ESTIMATE_ONLY:-0}" == 1 || ( $new_run == 1 && "${ESTIMATE:-}" != 0 && (
     [[ "${ESTIMATE_ONLY:-0}" == 1 ]] && exit 0
     costs=(--costs "$est_dir/costs.csv")
 fi
-"$BOGGLEMAX" plan --reuse --size "$SIZE" --partition "$PARTITION" --score "$SCORE" \
+if ! "$BOGGLEMAX" plan --reuse --size "$SIZE" --partition "$PARTITION" --score "$SCORE" \
     --shards "$SHARDS" ${dict_flags[@]+"${dict_flags[@]}"} ${switch_flags[@]+"${switch_flags[@]}"} \
-    ${costs[@]+"${costs[@]}"} --out "$RUN"
+    ${costs[@]+"${costs[@]}"} --out "$RUN"; then
+    # plan's own advice names --out, which this script sets from RUN.
+    [[ -e "$RUN/manifest.bmx" ]] &&
+        echo "proof.sh: to resume $RUN, give SCORE, WORDLIST and SCORING as it was planned with (\`bogglemax status $RUN\` shows them), or set another RUN" >&2
+    exit 2
+fi
 if [[ ${#costs[@]} -gt 0 ]]; then
     cp "$est_dir/estimate.txt" "$RUN/estimate.txt"
 fi

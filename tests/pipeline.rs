@@ -504,7 +504,8 @@ fn more_shards_than_classes() {
 
 /// A journal copied over another shard's (same run, so it reads) finishes none of that
 /// shard's classes: `status` and `merge` count each class in its own shard only, so the
-/// copied records are neither counted twice nor their seconds given to the wrong shard.
+/// copied records are neither counted twice nor their seconds given to the wrong shard; both
+/// name the journal and say to move it aside, and `break` refuses the shard saying so.
 #[test]
 fn a_journal_copied_to_another_shard_counts_for_none_of_its_classes() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -526,6 +527,18 @@ fn a_journal_copied_to_another_shard_counts_for_none_of_its_classes() {
     )
     .expect("copy journal");
 
+    let advice = format!(
+        "{}: records {n0} classes of other shards",
+        runp.join("shards/00001.journal").display()
+    );
+    let said = run(&["status", s(&runp), "--pending"]);
+    assert_eq!(String::from_utf8_lossy(&said.stdout), "1\n");
+    let warned = String::from_utf8_lossy(&said.stderr);
+    assert!(
+        warned.contains(&advice) && warned.contains("move it aside"),
+        "{warned}"
+    );
+    fails_with(&["break", s(&runp), "--shard", "1"], &advice);
     let status = stdout_ok(&["status", s(&runp)]);
     let line = status
         .lines()
@@ -556,7 +569,8 @@ fn a_journal_copied_to_another_shard_counts_for_none_of_its_classes() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(&format!("classes finished: {n0} of {}", n0 + n1))
-            && text.contains(&format!("shard 1 unfinished: 0/{n1} classes")),
+            && text.contains(&format!("shard 1 unfinished: 0/{n1} classes"))
+            && text.contains(&advice),
         "{text}"
     );
 }

@@ -398,6 +398,13 @@ pub fn run_status(args: &StatusArgs, out: &mut Output) -> anyhow::Result<()> {
         );
     }
     let shards = pipeline::status(&run)?;
+    // On standard error, so that the lines a script reads keep their form.
+    for s in shards.iter().filter(|s| s.strays > 0) {
+        eprintln!(
+            "bogglemax: warning: {}",
+            pipeline::strays_advice(&run.journal_path(s.index), s.index, s.strays)
+        );
+    }
     if args.pending {
         for s in shards.iter().filter(|s| !s.complete()) {
             writeln!(out, "{}", s.index)?;

@@ -3,7 +3,7 @@
 //! was in the middle of (and of a long class, only its unfinished top-split branches).
 
 use super::error::PipelineError;
-use super::journal::{ClassRecord, ShardJournal};
+use super::journal::{ClassRecord, ShardJournal, strays_advice};
 use super::manifest::RunDir;
 use crate::bound::{BreakOutcome, ClassBreaker, TopSplitHooks};
 use crate::progress::Progress;
@@ -55,15 +55,13 @@ pub fn break_shard(
         size,
         options.wait_lock,
     )?;
-    if let Some(&stray) = contents
-        .classes
-        .keys()
-        .find(|id| shard.ids.binary_search(id).is_err())
-    {
-        return Err(PipelineError::Mismatch {
-            path: run.journal_path(k),
-            why: format!("records class {stray}, which is not in this shard"),
-        });
+    let strays = contents.strays(&shard.ids).count();
+    if strays > 0 {
+        return Err(PipelineError::Usage(strays_advice(
+            &run.journal_path(k),
+            k,
+            strays,
+        )));
     }
     let pending: Vec<u64> = shard
         .ids

@@ -48,7 +48,8 @@ pub enum PipelineError {
     #[error(
         "{0}: shard is locked by another process that is breaking it; nothing was touched \
          (see it with `fuser -v` on the journal or `bogglemax status`; retry once it has \
-         exited, or pass --wait-lock SECONDS to wait for a holder that is dying)"
+         exited; pass --skip-locked to leave it to its holder and break the others, or \
+         --wait-lock SECONDS to wait for a holder that is dying)"
     )]
     Locked(PathBuf),
     /// A bad argument (shard number out of range, bad settings).

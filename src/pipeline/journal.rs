@@ -309,6 +309,26 @@ impl JournalContents {
     pub fn finished_of<'a>(&'a self, ids: &'a [u64]) -> impl Iterator<Item = &'a ClassRecord> {
         ids.iter().filter_map(|id| self.classes.get(id))
     }
+
+    /// The recorded classes that are not among `ids` (a shard's, increasing): another
+    /// shard's, in a journal copied or renamed from it.
+    pub fn strays<'a>(&'a self, ids: &'a [u64]) -> impl Iterator<Item = u64> + 'a {
+        self.classes
+            .keys()
+            .copied()
+            .filter(|id| ids.binary_search(id).is_err())
+    }
+}
+
+/// What to do about a journal at `path` (shard `k`'s) that records `strays` classes of other
+/// shards: they count for none, and `break` refuses the shard until the journal is gone.
+pub fn strays_advice(path: &Path, k: u32, strays: usize) -> String {
+    format!(
+        "{}: records {strays} classes of other shards (a journal copied or renamed from \
+         another shard?), which count for none: move it aside (mv {0} {0}.bad) and break \
+         shard {k} again",
+        path.display()
+    )
 }
 
 /// Reads a journal without locking it (safe while a worker appends: a half-written last

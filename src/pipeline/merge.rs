@@ -5,7 +5,7 @@
 //! Score ≥ S) and counts, so merging reads a few bytes per class, never a candidate list.
 
 use super::error::PipelineError;
-use super::journal::{ClassRecord, read_journal};
+use super::journal::{ClassRecord, read_journal, strays_advice};
 use super::manifest::RunDir;
 use crate::board::{Board, Geometry, Size, Symmetries};
 use crate::bound::{BoardClass, BreakOutcome, BreakSettings, ClassBreaker, TWO_CELL_PATHS};
@@ -175,6 +175,10 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
                 "shard {k} unfinished: {done}/{} classes",
                 shard.ids.len()
             ));
+        }
+        let strays = journal.strays(&shard.ids).count();
+        if strays > 0 {
+            problems.push(strays_advice(&run.journal_path(k), k, strays));
         }
         finished += done;
         covered.extend_from_slice(&shard.ids);

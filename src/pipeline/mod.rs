@@ -35,7 +35,9 @@ pub use estimate::{
     Estimate, EstimateJournal, EstimateSettings, Replay, Sample, SampleSize, SampledClass,
     estimate, slurm_mem, slurm_time,
 };
-pub use journal::{ClassRecord, JournalContents, ShardJournal, read_journal, write_journal};
+pub use journal::{
+    ClassRecord, JournalContents, ShardJournal, read_journal, strays_advice, write_journal,
+};
 pub use manifest::{Manifest, RunDir, Shard};
 pub use merge::{AuditReport, FoundBoard, MergeReport, merge, rescore, verdict};
 pub use plan::{PlanSettings, class_space, plan, planned_manifest};

@@ -20,6 +20,10 @@ pub struct ShardStatus {
     pub running: bool,
     /// The slowest finished classes: (seconds, class id).
     pub slowest: Vec<(f64, u64)>,
+    /// Classes of other shards its journal records (copied or renamed from another shard),
+    /// which count for none ([`strays_advice`](super::journal::strays_advice) says what to
+    /// do).
+    pub strays: usize,
 }
 
 impl ShardStatus {
@@ -63,6 +67,7 @@ pub fn status(run: &RunDir) -> Result<Vec<ShardStatus>, PipelineError> {
             seconds,
             running,
             slowest: finished.into_iter().take(5).collect(),
+            strays: j.strays(&shard.ids).count(),
         });
     }
     Ok(out)
