@@ -205,6 +205,14 @@ fn crash_before_each_rename_leaves_no_half_output() {
         );
         assert!(!out.exists(), "plan killed before rename {k} left {out:?}");
         setup.plan(&format!("plan-{k}"));
+        // The killed plan's half-made folder is gone too: the new plan removed it.
+        let half_made: Vec<_> = std::fs::read_dir(&setup.root)
+            .expect("read_dir")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with(&format!(".plan-{k}.planning-")))
+            .collect();
+        assert!(half_made.is_empty(), "left: {half_made:?}");
     }
     let run = setup.root.join("plan-5");
     stdout_ok(&["break", s(&run), "--all", "--quiet"]);

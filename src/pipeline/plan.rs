@@ -76,11 +76,9 @@ pub fn plan(
     let name = out
         .file_name()
         .ok_or_else(|| PipelineError::Usage(format!("{}: not a folder name", out.display())))?;
-    let tmp = parent.join(format!(
-        ".{}.planning-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let prefix = format!(".{}.planning-", name.to_string_lossy());
+    remove_dead_planning(parent, &prefix);
+    let tmp = parent.join(format!("{prefix}{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let made = RunDir::create(&tmp, manifest, &dict.to_compiled(), &shards).and_then(|_| {
         crate::failpoint::point("before-rename");
@@ -96,6 +94,29 @@ pub fn plan(
         return Err(e);
     }
     RunDir::open(out)
+}
+
+/// Removes the half-made run folders `prefix` + PID in `parent` whose plan process is gone
+/// (killed before its rename: a kill -9, a file size limit), which nothing else would ever
+/// remove. A live PID's folder is another plan at work and stays; where /proc does not
+/// list processes, every folder stays.
+fn remove_dead_planning(parent: &Path, prefix: &str) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
+            continue;
+        };
+        if pid.parse::<u32>().is_ok() && !proc.join(pid).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// The class space of a size and partition (the partition text as `plan` takes it), refused
