@@ -301,9 +301,11 @@ pub fn run_rescore(args: &RescoreArgs, out: &mut Output) -> anyhow::Result<()> {
     let r = pipeline::rescore(&run, args.audit, args.seed, args.quiet)?;
     writeln!(
         out,
-        "rescored {} results of {} finished classes: the solver agrees with {}",
+        "rescored {} results of {} finished classes ({} boards up to symmetry, as merge lists \
+         them): the solver agrees with {}",
         r.results,
         r.classes,
+        r.distinct_results,
         if r.problems.is_empty() {
             "all"
         } else {

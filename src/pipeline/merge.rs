@@ -277,8 +277,12 @@ fn merge_contents(run: &RunDir, quiet: bool) -> Result<(MergeReport, Vec<u8>), P
 pub struct AuditReport {
     /// Finished classes read.
     pub classes: usize,
-    /// Journaled results scored again with the solver.
+    /// Journaled results scored again with the solver: every board a class record holds,
+    /// so a board and its symmetry images, which a class that is its own image can hold
+    /// together, count once each.
     pub results: usize,
+    /// The distinct boards among them up to symmetry: what `merge` lists.
+    pub distinct_results: usize,
     /// Classes whose whole candidate list was kept, and their candidates scored again.
     pub kept_classes: usize,
     /// Candidates of those classes.
@@ -307,6 +311,7 @@ pub fn rescore(
     let mut report = AuditReport::default();
     let mut finished: Vec<(u32, u64)> = Vec::new();
     let first = Solver::new(dict.trie(), &geometry, run.scoring());
+    let mut distinct = BestBoards::new(size, m.threshold);
     let mut progress = Progress::counting("rescore", m.shards as u64, "shards", quiet);
     for k in 0..m.shards {
         // The shard file too: a run that lost its shards has nothing to audit against.
@@ -338,6 +343,7 @@ pub fn rescore(
         for rec in &recs {
             report.classes += 1;
             report.results += rec.results.len();
+            distinct.add(rec);
             if let Some(kept) = &rec.candidates {
                 report.kept_classes += 1;
                 report.kept_candidates += kept.len() as u64;
@@ -347,6 +353,7 @@ pub fn rescore(
         progress.inc();
     }
     progress.finish();
+    report.distinct_results = distinct.into_sorted().len();
     if sample == 0 || finished.is_empty() {
         return Ok(report);
     }
