@@ -64,7 +64,9 @@ impl Plain {
         if s.done > 0 {
             // The finished items' CPU time only: a running one's is not known here (its
             // wall time so far, below, counts the time other processes took the core).
-            line += &format!(", {:.0} CPU-s finished", s.seconds);
+            // Tenths while they matter (a light shard's first classes take a fraction).
+            let digits = if s.seconds < 100.0 { 1 } else { 0 };
+            line += &format!(", {:.digits$} CPU-s finished", s.seconds);
         }
         if !s.running.is_empty() {
             let mut longest: Vec<(u64, f64)> = s

@@ -84,7 +84,12 @@ pub fn break_shard(
         .keep_candidates(options.keep_candidates);
     let keep = options.keep_candidates;
     let journal = Mutex::new(journal);
-    let mut progress = Progress::new(&format!("shard {k}"), pending.len() as u64, options.quiet);
+    // A resumed shard's lines count this run's classes: the label says how many were done.
+    let label = match report.already_done {
+        0 => format!("shard {k}"),
+        done => format!("shard {k} (resumed, {done} of {} done before)", report.classes),
+    };
+    let mut progress = Progress::new(&label, pending.len() as u64, options.quiet);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
