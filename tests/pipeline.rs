@@ -604,3 +604,23 @@ fn a_failed_standard_output_is_an_error() {
         assert!(err.contains("writing standard output"), "{args:?}: {err}");
     }
 }
+
+/// A run's manifest given for the run is named as not a run directory (it said "no such
+/// run directory" of a file that exists), and `break` without a shard names both ways to
+/// give one.
+#[test]
+fn a_file_for_a_run_and_break_without_a_shard_are_explained() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let runp = dir.path().join("run");
+    assert!(plan_2x2("2", &runp).status.success());
+    let manifest = runp.join("manifest.bmx");
+    fails_with(
+        &["status", s(&manifest)],
+        "not a run directory (give the folder that holds manifest.bmx)",
+    );
+    fails_with(&["break", s(&runp)], "<--shard <K>|--all>");
+    fails_with(
+        &["break", s(&runp), "--all", "--shard", "0"],
+        "cannot be used with",
+    );
+}

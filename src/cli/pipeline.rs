@@ -179,16 +179,12 @@ RUN/shards/NNNNN.journal as a checksummed, synced record, and a rerun skips it. 
 runs longer than --checkpoint-secs also records each finished branch of its top split. Kill \
 it at any moment and run the same command again. Two workers on one shard: the second is \
 refused (file lock).")]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["shard", "all"])))]
 pub struct BreakArgs {
     /// The run directory (from `bogglemax plan`).
     pub run: PathBuf,
     /// The shard to break (0-based).
-    #[arg(
-        long,
-        value_name = "K",
-        required_unless_present = "all",
-        conflicts_with = "all"
-    )]
+    #[arg(long, value_name = "K")]
     pub shard: Option<u32>,
     /// Break every shard, one after another.
     #[arg(long)]
@@ -528,8 +524,21 @@ pub fn run_report(args: &ReportArgs, out: &mut Output) -> anyhow::Result<()> {
     let options = pipeline::SnapshotOptions {
         active_within: Duration::from_secs(args.active_within.saturating_mul(60)),
     };
-    let summary = bogglemax::report::write_report(&run, &path, options)
-        .with_context(|| format!("writing the report of {}", args.run.display()))?;
+    let summary = match bogglemax::report::write_report(&run, &path, options) {
+        // A run directory the user may not write (another user's, read-only): elsewhere.
+        Err(pipeline::PipelineError::Io { path, err })
+            if err.kind() == std::io::ErrorKind::PermissionDenied =>
+        {
+            bail!(
+                "writing the report of {}: {}: {err}; write it elsewhere with --out FILE",
+                args.run.display(),
+                path.display()
+            )
+        }
+        written => {
+            written.with_context(|| format!("writing the report of {}", args.run.display()))?
+        }
+    };
     eprintln!(
         "report: {} ({:.0} kB{})",
         path.display(),

@@ -3,7 +3,7 @@
 //! was in the middle of (and of a long class, only its unfinished top-split branches).
 
 use super::error::PipelineError;
-use super::journal::{ClassRecord, ShardJournal, strays_advice};
+use super::journal::{ClassRecord, ShardJournal, read_journal, strays_advice};
 use super::manifest::RunDir;
 use crate::bound::{BreakOutcome, ClassBreaker, TopSplitHooks};
 use crate::progress::Progress;
@@ -49,12 +49,27 @@ pub fn break_shard(
     let shard = run.shard(k)?;
     let dict = run.dictionary()?;
     let size = run.size();
-    let (journal, contents) = ShardJournal::open_waiting(
-        &run.journal_path(k),
-        manifest.run_id(),
-        size,
-        options.wait_lock,
-    )?;
+    let path = run.journal_path(k);
+    let (journal, contents) =
+        match ShardJournal::open_waiting(&path, manifest.run_id(), size, options.wait_lock) {
+            // A journal this user may not write (a run read-only, or another user's): a
+            // complete shard has nothing to write, and says so; any other still fails.
+            Err(PipelineError::Io { err, .. })
+                if err.kind() == std::io::ErrorKind::PermissionDenied
+                    && read_journal(&path, manifest.run_id(), size).is_ok_and(|read| {
+                        read.strays(&shard.ids).next().is_none()
+                            && read.finished_of(&shard.ids).count() == shard.ids.len()
+                    }) =>
+            {
+                return Ok(BreakReport {
+                    classes: shard.ids.len(),
+                    already_done: shard.ids.len(),
+                    broken_now: 0,
+                    dropped_torn_record: false,
+                });
+            }
+            opened => opened?,
+        };
     let strays = contents.strays(&shard.ids).count();
     if strays > 0 {
         return Err(PipelineError::Usage(strays_advice(
@@ -87,7 +102,10 @@ pub fn break_shard(
     // A resumed shard's lines count this run's classes: the label says how many were done.
     let label = match report.already_done {
         0 => format!("shard {k}"),
-        done => format!("shard {k} (resumed, {done} of {} done before)", report.classes),
+        done => format!(
+            "shard {k} (resumed, {done} of {} done before)",
+            report.classes
+        ),
     };
     let mut progress = Progress::new(&label, pending.len() as u64, options.quiet);
     let pool = rayon::ThreadPoolBuilder::new()

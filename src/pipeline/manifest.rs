@@ -139,6 +139,12 @@ impl RunDir {
     /// Opens a run: reads and validates its manifest.
     pub fn open(root: &Path) -> Result<RunDir, PipelineError> {
         let path = RunDir::manifest_path(root);
+        if root.exists() && !root.is_dir() {
+            return Err(PipelineError::Usage(format!(
+                "{}: not a run directory (give the folder that holds manifest.bmx)",
+                root.display()
+            )));
+        }
         if !root.is_dir() {
             return Err(PipelineError::Usage(format!(
                 "{}: no such run directory (create one with `bogglemax plan`)",
