@@ -42,31 +42,43 @@ if [[ -e "$joblog" ]]; then
     logged=$(wc -l < "$joblog")
     joblog=+$joblog
 fi
-# parallel and its workers run as a process group of their own (job control, `set -m`), so
-# that a signal to this script (TERM from `kill` or a batch system, INT, HUP) stops them all
-# too. Their journals keep what they finished; a rerun resumes.
+# parallel runs as a process group of its own (job control, `set -m`), and each of its jobs
+# in one of their own, so that a signal to this script (TERM from `kill` or a batch system,
+# INT, HUP, QUIT) stops parallel and then every job's group: parallel alone would, by its
+# version, kill its jobs or wait for them to end (hours). Their journals keep what they
+# finished; a rerun resumes. The traps are set before parallel starts, and while they stop
+# the workers they ignore further signals (one sent to a whole process group arrives twice).
+workers=
+stop() {
+    trap '' TERM INT HUP QUIT
+    if [[ -n "$workers" ]]; then
+        local jobs
+        jobs=$(pgrep -P "$workers" 2> /dev/null || true)
+        kill -TERM -- "-$workers" 2> /dev/null || true
+        for job in $jobs; do
+            kill -TERM -- "-$job" 2> /dev/null || kill -TERM "$job" 2> /dev/null || true
+        done
+        wait "$workers" 2> /dev/null || true
+    fi
+    echo "break-parallel: stopped by SIG$1 (the workers too); rerun to resume" >&2
+    trap - "$1"
+    kill -s "$1" $$
+}
+for signal in TERM INT HUP QUIT; do
+    # shellcheck disable=SC2064
+    trap "stop $signal" "$signal"
+done
 set -m
 # shellcheck disable=SC2086
 parallel --will-cite --quote --line-buffer -j "$JOBS" --joblog "$joblog" ${PARALLEL_OPTS:-} \
     "$BOGGLEMAX" break "$RUN" --shard {} --threads 1 --skip-locked < <(printf '%s\n' "$pending") &
 workers=$!
 set +m
-stop() {
-    trap - "$1"
-    kill -TERM -- "-$workers" 2> /dev/null || true
-    wait "$workers" 2> /dev/null || true
-    echo "break-parallel: stopped by SIG$1 (the workers too); rerun to resume" >&2
-    kill -s "$1" $$
-}
-for signal in TERM INT HUP; do
-    # shellcheck disable=SC2064
-    trap "stop $signal" "$signal"
-done
 wait "$workers" || true
-trap - TERM INT HUP
+trap - TERM INT HUP QUIT
 # A worker killed by a signal says nothing itself: its job log line (this run's lines, after
 # the $logged before it) does, in the Signal column (tab-separated, the eighth).
-tail -n "+$((logged + 1))" "$RUN/parallel.joblog" | awk -F'\t' '
+[[ -f "$RUN/parallel.joblog" ]] && tail -n "+$((logged + 1))" "$RUN/parallel.joblog" | awk -F'\t' '
     $1 != "Seq" && $8 != 0 && match($9, /--shard [0-9]+/) {
         printf "break-parallel: shard %s: the worker was killed by signal %s%s\n",
             substr($9, RSTART + 8, RLENGTH - 8), $8, $8 == 9 ? " (out of memory?)" : ""

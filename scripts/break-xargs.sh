@@ -33,9 +33,26 @@ echo "break-xargs: $count shard(s) to break with $JOBS worker(s)" >&2
 # starts no more commands once one is killed by a signal, so a worker's death becomes a
 # failure of its shard alone here (xargs then goes on, and exits 123 at the end).
 # xargs and its workers run as a process group of their own (job control, `set -m`), so
-# that a signal to this script (TERM from `kill` or a batch system, INT, HUP) stops them all
-# too: otherwise xargs would go on starting shards after this script is gone. Their
-# journals keep what they finished; a rerun resumes.
+# that a signal to this script (TERM from `kill` or a batch system, INT, HUP, QUIT) stops
+# them all too: otherwise xargs would go on starting shards after this script is gone.
+# Their journals keep what they finished; a rerun resumes. The traps are set before xargs
+# starts, and while they stop the workers they ignore further signals (one sent to a whole
+# process group reaches this script twice: from the sender, and from proof.sh).
+workers=
+stop() {
+    trap '' TERM INT HUP QUIT
+    if [[ -n "$workers" ]]; then
+        kill -TERM -- "-$workers" 2> /dev/null || true
+        wait "$workers" 2> /dev/null || true
+    fi
+    echo "break-xargs: stopped by SIG$1 (the workers too); rerun to resume" >&2
+    trap - "$1"
+    kill -s "$1" $$
+}
+for signal in TERM INT HUP QUIT; do
+    # shellcheck disable=SC2064
+    trap "stop $signal" "$signal"
+done
 set -m
 # shellcheck disable=SC2016
 xargs -P "$JOBS" -I{} bash -c '"$1" break "$2" --shard "$3" --threads 1 --skip-locked
@@ -47,19 +64,8 @@ xargs -P "$JOBS" -I{} bash -c '"$1" break "$2" --shard "$3" --threads 1 --skip-l
         exit "$rc"' break-xargs "$BOGGLEMAX" "$RUN" {} < <(printf '%s\n' "$pending") &
 workers=$!
 set +m
-stop() {
-    trap - "$1"
-    kill -TERM -- "-$workers" 2> /dev/null || true
-    wait "$workers" 2> /dev/null || true
-    echo "break-xargs: stopped by SIG$1 (the workers too); rerun to resume" >&2
-    kill -s "$1" $$
-}
-for signal in TERM INT HUP; do
-    # shellcheck disable=SC2064
-    trap "stop $signal" "$signal"
-done
 wait "$workers" || true
-trap - TERM INT HUP
+trap - TERM INT HUP QUIT
 pending=$("$BOGGLEMAX" status "$RUN" --pending)
 left=$(lines "$pending")
 if [[ $left -gt 0 ]]; then

@@ -238,15 +238,25 @@ if [[ -f "$RUN/estimate.txt" && -n "$pending" ]]; then
 fi
 # In the background so that a signal to this script reaches the breaking too: break-xargs.sh
 # stops its workers on TERM (a background job of a script ignores INT, so TERM is what is
-# passed on), and this script then ends by the signal it got.
+# passed on), and this script then ends by the signal it got. Further signals wait meanwhile.
+breaker=
+stop_breaking() {
+    trap '' TERM INT HUP QUIT
+    if [[ -n "$breaker" ]]; then
+        kill -TERM "$breaker" 2> /dev/null || true
+        wait "$breaker" || true
+    fi
+    trap - "$1"
+    kill -s "$1" $$
+}
+for signal in TERM INT HUP QUIT; do
+    # shellcheck disable=SC2064
+    trap "stop_breaking $signal" "$signal"
+done
 scripts/break-xargs.sh "$RUN" "$JOBS" &
 breaker=$!
-for signal in TERM INT HUP; do
-    # shellcheck disable=SC2064
-    trap "trap - $signal; kill -TERM $breaker 2> /dev/null; wait $breaker || true; kill -s $signal \$\$" "$signal"
-done
 wait "$breaker"
-trap - TERM INT HUP
+trap - TERM INT HUP QUIT
 status=0
 "$BOGGLEMAX" merge "$RUN" > /dev/null || status=$?
 echo

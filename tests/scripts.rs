@@ -191,15 +191,16 @@ fn break_scripts_go_on_past_a_killed_worker_and_a_held_shard() {
     }
 }
 
-/// A signal to either break script stops its workers with it (a batch system's TERM, a
-/// `kill` of the script): before, xargs or parallel and their workers were left running,
-/// starting new shards. The worker is a wrapper that marks its start and then waits, so the
-/// test signals the script once the marker is there (a wait on a condition, not a race
-/// against the work).
+/// A signal to either break script stops its workers with it, whether it is sent to the
+/// script (a `kill` of it) or to its whole process group (Ctrl-C, `timeout`, a batch system):
+/// before, xargs or parallel and their workers were left running, starting new shards. The
+/// worker is a wrapper that marks its start and then waits, so the test signals the script
+/// once the marker is there, and then waits for the worker to be gone (waits on conditions,
+/// not races against the work).
 #[test]
 fn break_scripts_stop_their_workers_when_they_are_stopped() {
     use std::os::unix::fs::PermissionsExt;
-    use std::os::unix::process::ExitStatusExt;
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().expect("tempdir");
     small_wordlist(dir.path(), "aerstdn");
@@ -225,55 +226,70 @@ fn break_scripts_stop_their_workers_when_they_are_stopped() {
                 .status();
         }
     }
+    // Whether process `pid` is gone (or a zombie its reaper has yet to collect).
+    let gone = |pid: &str| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+        state.is_empty() || state.starts_with('Z')
+    };
+    let wait_for = |what: &str, done: &dyn Fn() -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while !done() {
+            assert!(Instant::now() < deadline, "{what}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
     let mut scripts = vec!["break-xargs.sh"];
     if has_parallel() {
         scripts.push("break-parallel.sh");
     }
     for name in scripts {
-        let run = format!("run-{name}");
-        plan_here(dir.path(), &run);
-        let stderr = dir.path().join(format!("{name}.stderr"));
-        let mut child = Command::new(repo().join("scripts").join(name))
-            .args([run.as_str(), "1"])
-            .current_dir(dir.path())
-            .env("BOGGLEMAX", &worker)
-            // Files, not the test's pipes: a worker left running would hold them open.
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::fs::File::create(&stderr).expect("stderr file"))
-            .spawn()
-            .expect("script starts");
-        let _guard = Signalled(child.id());
-        let started = |shard: u32| dir.path().join(format!("{run}.started-{shard}"));
-        let deadline = Instant::now() + Duration::from_secs(120);
-        while std::fs::read_to_string(started(0)).map_or(true, |s| !s.ends_with('\n')) {
-            assert!(Instant::now() < deadline, "{name}: no worker started");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let pid = std::fs::read_to_string(started(0)).unwrap();
-        let pid = pid.trim();
-        let term = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .expect("kill");
-        assert!(term.success());
-        let status = child.wait().expect("script ends");
-        let err = std::fs::read_to_string(&stderr).expect("stderr");
-        assert_eq!(status.signal(), Some(15), "{name}: {status:?}: {err}");
-        assert!(
-            err.contains("stopped by SIGTERM (the workers too)"),
-            "{name}: {err}"
-        );
-        // The worker is gone (or a zombie its reaper has yet to collect), and no other
-        // started.
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let state = stat.rsplit(')').next().unwrap_or("").trim_start();
-        assert!(
-            state.is_empty() || state.starts_with('Z'),
-            "{name}: worker {pid}: {state}"
-        );
-        for shard in 1..3 {
-            assert!(!started(shard).exists(), "{name}: shard {shard} started");
+        for to_group in [false, true] {
+            let case = format!(
+                "{name}, signal to the {}",
+                if to_group { "group" } else { "script" }
+            );
+            let run = format!("run-{name}-{to_group}");
+            plan_here(dir.path(), &run);
+            let stderr = dir.path().join(format!("{run}.stderr"));
+            let mut child = Command::new(repo().join("scripts").join(name))
+                .args([run.as_str(), "1"])
+                .current_dir(dir.path())
+                .env("BOGGLEMAX", &worker)
+                // Files, not the test's pipes: a worker left running would hold them open.
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::fs::File::create(&stderr).expect("stderr file"))
+                .process_group(0)
+                .spawn()
+                .expect("script starts");
+            let _guard = Signalled(child.id());
+            let started = |shard: u32| dir.path().join(format!("{run}.started-{shard}"));
+            wait_for(&format!("{case}: no worker started"), &|| {
+                std::fs::read_to_string(started(0)).is_ok_and(|s| s.ends_with('\n'))
+            });
+            let pid = std::fs::read_to_string(started(0)).unwrap();
+            let pid = pid.trim();
+            let target = match to_group {
+                true => format!("-{}", child.id()),
+                false => child.id().to_string(),
+            };
+            let term = Command::new("kill")
+                .args(["-TERM", "--", &target])
+                .status()
+                .expect("kill");
+            assert!(term.success(), "{case}");
+            let status = child.wait().expect("script ends");
+            let err = std::fs::read_to_string(&stderr).expect("stderr");
+            assert_eq!(status.signal(), Some(15), "{case}: {status:?}: {err}");
+            assert!(
+                err.contains("stopped by SIGTERM (the workers too)"),
+                "{case}: {err}"
+            );
+            wait_for(&format!("{case}: worker {pid} still runs"), &|| gone(pid));
+            for shard in 1..3 {
+                assert!(!started(shard).exists(), "{case}: shard {shard} started");
+            }
         }
     }
 }

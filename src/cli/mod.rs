@@ -87,10 +87,16 @@ pub enum Command {
 /// Runs one parsed command line, writing results to standard output.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let mut out = Output::stdout();
-    run_command(cli.command, &mut out)?;
+    let result = run_command(cli.command, &mut out);
     // What is still buffered: a write that fails here (a full disk) is an error, where the
-    // buffer's drop would lose it silently and exit 0.
-    Ok(std::io::Write::flush(&mut out)?)
+    // buffer's drop would lose it silently and exit 0, or with a verdict's status (merge's
+    // "incomplete" is 1), which the failed output outranks.
+    let flushed = std::io::Write::flush(&mut out);
+    match (result, flushed) {
+        (Err(e), _) if e.downcast_ref::<ExitStatus>().is_none() => Err(e),
+        (_, Err(e)) => Err(e.into()),
+        (result, Ok(())) => result,
+    }
 }
 
 /// Runs one subcommand, writing its results to `out`.

@@ -76,8 +76,15 @@ pub fn plan(
     let name = out
         .file_name()
         .ok_or_else(|| PipelineError::Usage(format!("{}: not a folder name", out.display())))?;
-    let prefix = format!(".{}.planning-", name.to_string_lossy());
-    remove_dead_planning(parent, &prefix);
+    let host = this_host();
+    let prefix = format!(
+        ".{}.planning-{}-",
+        name.to_string_lossy(),
+        host.as_deref().unwrap_or("unknown")
+    );
+    if host.is_some() {
+        remove_dead_planning(parent, &prefix);
+    }
     let tmp = parent.join(format!("{prefix}{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let made = RunDir::create(&tmp, manifest, &dict.to_compiled(), &shards).and_then(|_| {
@@ -98,13 +105,15 @@ pub fn plan(
 
 /// Removes the half-made run folders `prefix` + PID in `parent` whose plan process is gone
 /// (killed before its rename: a kill -9, a file size limit), which nothing else would ever
-/// remove. A live PID's folder is another plan at work and stays; where /proc does not
-/// list processes, every folder stays.
+/// remove. `prefix` names this machine ([`this_host`]), so a folder of a plan on another
+/// machine sharing the filesystem is never taken; a folder of another user (whose processes
+/// /proc may hide) is left too, as is every folder where /proc does not list processes.
 fn remove_dead_planning(parent: &Path, prefix: &str) {
+    use std::os::unix::fs::MetadataExt;
     let proc = Path::new("/proc");
-    if !proc.join("self").exists() {
+    let Some(uid) = this_uid() else {
         return;
-    }
+    };
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
@@ -113,10 +122,33 @@ fn remove_dead_planning(parent: &Path, prefix: &str) {
         let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
             continue;
         };
-        if pid.parse::<u32>().is_ok() && !proc.join(pid).exists() {
+        let mine = entry.metadata().is_ok_and(|m| m.is_dir() && m.uid() == uid);
+        if mine && pid.parse::<u32>().is_ok() && !proc.join(pid).exists() {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
+}
+
+/// This machine's name as a folder name may hold it (other characters become `_`), or
+/// `None` where the kernel does not say it.
+fn this_host() -> Option<String> {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname").ok()?;
+    let name: String = name
+        .trim()
+        .chars()
+        .map(|c| match c {
+            'A'..='Z' | 'a'..='z' | '0'..='9' | '.' | '-' => c,
+            _ => '_',
+        })
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// This process's effective user id, from /proc (`None` where /proc does not say).
+fn this_uid() -> Option<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("Uid:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// The class space of a size and partition (the partition text as `plan` takes it), refused
