@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "scripts/${0##*/}" | sed 's/^# \{0,1\}//'
     exit 0
 fi
 parts=("$@")

@@ -22,7 +22,7 @@ CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "scripts/${0##*/}" | sed 's/^# \{0,1\}//'
     exit 0
 fi
 tsv=../shared/refdata/reference-4x4-classes.tsv

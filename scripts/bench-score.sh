@@ -18,7 +18,7 @@ CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,13p' "scripts/${0##*/}" | sed 's/^# \{0,1\}//'
     exit 0
 fi
 runs=${RUNS:-5}

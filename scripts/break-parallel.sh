@@ -13,7 +13,7 @@ set -euo pipefail
 CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
-usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,10p' "scripts/${0##*/}" | sed 's/^# \{0,1\}//'; }
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
 if [[ $# -lt 1 ]]; then usage >&2; exit 2; fi
 command -v parallel > /dev/null || { echo "break-parallel.sh: GNU parallel is not installed (apt-get install parallel)" >&2; exit 2; }

@@ -33,7 +33,7 @@ CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,25p' "scripts/${0##*/}" | sed 's/^# \{0,1\}//'; }
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
 if [[ $# -ne 1 ]]; then usage >&2; exit 2; fi
 SIZE=$1

@@ -26,7 +26,7 @@ set -euo pipefail
 CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "scripts/${0##*/}" | sed 's/^# \{0,1\}//'; }
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
 if [[ -n "${RESULTS:-}" ]]; then RESULTS=$(from_caller "$RESULTS"); else RESULTS=results; fi
 if [[ -n "${RUNS:-}" ]]; then RUNS=$(from_caller "$RUNS"); else RUNS=shards; fi
@@ -37,14 +37,20 @@ BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 command -v "$BOGGLEMAX" > /dev/null || { echo "publish.sh: $BOGGLEMAX not found; run 'make build'" >&2; exit 2; }
 
 # Rebuilds the table between the `<!-- results table -->` markers of results/README.md and of
-# README.md from the headers of the results files.
+# README.md (when RESULTS is the repository's results/) from the headers of the results
+# files; fails (after rebuilding the others) if a README lacks the markers.
 write_table() {
-    local rows="" f
+    local rows="" f failed=0
     for f in "$RESULTS"/*-*.txt; do
         [[ -e "$f" ]] || continue
         local size list scoring score boards cpu best best_score grid
         field() { sed -n "s/^# $1: //p" "$f" | head -n 1; }
-        size=$(field size); scoring=$(field scoring); score=$(field score)
+        size=$(field size)
+        if [[ -z "$size" ]]; then
+            echo "publish.sh: $f has no results header (# size: ...); left out of the table" >&2
+            continue
+        fi
+        scoring=$(field scoring); score=$(field score)
         list=$(field wordlist | cut -d' ' -f1); boards=$(field boards); cpu=$(field "cpu seconds")
         best=$(sed -n '/^[^#]/{s/:.*//p;q}' "$f")
         best_score=$(sed -n '/^[^#]/{s/.*: //p;q}' "$f")
@@ -52,14 +58,19 @@ write_table() {
         if [[ -n "$best" ]]; then
             grid=$("$BOGGLEMAX" show --size "$size" "$best" | sed 's/ /\&nbsp;/g' | paste -sd'|' | sed 's/|/<br>/g')
         fi
-        rows+="| $size | $list | $scoring | $score | $boards | \`$best\` | <code>$grid</code> | $best_score | $cpu | [$(basename "$f")](@DIR@$(basename "$f")) |"$'\n'
+        if [[ -n "$best" ]]; then
+            rows+="| $size | $list | $scoring | $score | $boards | \`$best\` | <code>$grid</code> | $best_score | $cpu | [$(basename "$f")](@DIR@$(basename "$f")) |"$'\n'
+        else
+            rows+="| $size | $list | $scoring | $score | $boards | none | | | $cpu | [$(basename "$f")](@DIR@$(basename "$f")) |"$'\n'
+        fi
     done
     local table
     table="| size | word list | scoring | S | boards ≥ S | best board | as a grid | its score | CPU seconds | file |"$'\n'
     table+="| --- | --- | --- | ---: | ---: | --- | --- | ---: | ---: | --- |"$'\n'
     table+="$rows"
     local readme dir readmes=("$RESULTS/README.md")
-    [[ "$RESULTS" == results ]] && readmes+=(README.md)
+    # The repository's own results/, however RESULTS names it, also fills README.md's table.
+    [[ "$(cd "$RESULTS" && pwd -P)" == "$(pwd -P)/results" ]] && readmes+=(README.md)
     if [[ ! -e "$RESULTS/README.md" ]]; then
         printf '# Results\n\n<!-- results table -->\n<!-- /results table -->\n' > "$RESULTS/README.md"
     fi
@@ -68,6 +79,7 @@ write_table() {
         [[ "$readme" == "$RESULTS/README.md" ]] && dir=
         if ! grep -qx '<!-- results table -->' "$readme" || ! grep -qx '<!-- /results table -->' "$readme"; then
             echo "publish.sh: $readme lacks the lines <!-- results table --> and <!-- /results table -->; its table is not rebuilt" >&2
+            failed=1
             continue
         fi
         # The table goes through the environment: awk -v would read its backslashes.
@@ -78,10 +90,12 @@ write_table() {
         mv "$readme.tmp" "$readme"
         echo "rebuilt the results table of $readme"
     done
+    return "$failed"
 }
 
 if [[ "${1:-}" == --table ]]; then
-    write_table
+    [[ -d "$RESULTS" ]] || { echo "publish.sh: no results folder $RESULTS (RESULTS= names it)" >&2; exit 2; }
+    write_table || exit 2
     exit 0
 fi
 if [[ $# -lt 2 || $# -gt 3 ]]; then usage >&2; exit 2; fi
@@ -103,11 +117,20 @@ case "$SCORING:$SIZE" in
            { echo "publish.sh: give S for size $SIZE and scoring $scoring_name (the third argument)" >&2; exit 2; }
        SCORE=$3 ;;
 esac
+lists=${WORDLISTS:-../shared/wordlists}
 if [[ "$LIST" == enable2k ]]; then
     unset WORDLIST
+    [[ ! -e "$lists/enable2k.txt" || -z "${WORDLISTS:-}" ]] ||
+        echo "publish.sh: enable2k is the built-in list; $lists/enable2k.txt is not read (publish a list of your own under another name)" >&2
 else
-    WORDLIST=${WORDLISTS:-../shared/wordlists}/$LIST.txt
-    [[ -f "$WORDLIST" ]] || { echo "publish.sh: no word list $WORDLIST (WORDLISTS= names the folder of NAME.txt files)" >&2; exit 2; }
+    WORDLIST=$lists/$LIST.txt
+    if [[ ! -f "$WORDLIST" ]]; then
+        names=$(for l in "$lists"/*.txt; do [[ -f "$l" ]] && basename "$l" .txt; done | paste -sd' ')
+        hint=
+        [[ "$LIST" == *.txt ]] && hint=" (give the name without .txt: ${LIST%.txt})"
+        echo "publish.sh: no word list $LIST.txt in $(realpath -m "$lists")$hint; the names there: ${names:-none} (WORDLISTS= names another folder; enable2k is built in)" >&2
+        exit 2
+    fi
     export WORDLIST
 fi
 if [[ -n "${RUN:-}" ]]; then RUN=$(from_caller "$RUN"); else RUN=$RUNS/publish-$SIZE-$LIST-$scoring_name-$SCORE; fi
@@ -152,7 +175,7 @@ mkdir -p "$RESULTS"
     tail -n +2 "$RUN/results.csv" | awk -F, '{ print $1 ": " $2 }'
 } > "$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
-echo "wrote $OUT ($boards boards)"
-write_table
+echo "wrote $OUT ($boards board$( ((boards == 1)) || echo s))"
+write_table || exit 2
 exit 0
 }

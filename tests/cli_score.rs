@@ -250,6 +250,12 @@ fn compiled_dictionary_round_trip_and_corruption() {
     let before = std::fs::read(&dict).expect("read");
     fails_with(&["dict", "build", "-o", dict_s], "already exists");
     assert_eq!(std::fs::read(&dict).expect("read"), before);
+    // A directory is named as one, with or without --force.
+    let dir_s = dir.path().to_str().expect("utf-8");
+    for force in [&[][..], &["--force"][..]] {
+        let args = [&["dict", "build", "-o", dir_s][..], force].concat();
+        fails_with(&args, "is a directory; give a file name with -o");
+    }
     // Not even with --force over the word list it compiles, by any spelling of its path.
     let list = dir.path().join("list.txt");
     std::fs::write(&list, "tea\neat\n").expect("write");

@@ -294,6 +294,65 @@ fn break_scripts_stop_their_workers_when_they_are_stopped() {
     }
 }
 
+/// `publish.sh --table` rebuilds a results folder's table from its results files only (a
+/// notes file beside them is named and left out, where it used to stop the rebuild), and
+/// fails with exit 2, naming the cause, for a folder that does not exist and a README
+/// without the table's markers; an unknown word list name lists the names there are.
+#[test]
+fn publish_table_and_list_names_explain_what_they_cannot_do() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let results = dir.path().join("res");
+    std::fs::create_dir(&results).expect("mkdir");
+    let published = "3x3-enable2k-standard-500.txt";
+    std::fs::copy(
+        repo().join("results").join(published),
+        results.join(published),
+    )
+    .expect("copy a results file");
+    std::fs::write(results.join("my-notes.txt"), "notes: not a results file\n").expect("write");
+    let publish = |env: &[(&str, &str)], args: &[&str]| {
+        Command::new(repo().join("scripts/publish.sh"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("BOGGLEMAX", env!("CARGO_BIN_EXE_bogglemax"))
+            .envs(env.iter().copied())
+            .output()
+            .expect("publish.sh runs")
+    };
+    let out = publish(&[("RESULTS", "res")], &["--table"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("my-notes.txt has no results header"), "{err}");
+    let table = std::fs::read_to_string(results.join("README.md")).expect("README");
+    assert!(
+        table.contains(&format!("[{published}]({published})")),
+        "{table}"
+    );
+    assert!(!table.contains("my-notes"), "{table}");
+
+    let out = publish(&[("RESULTS", "missing")], &["--table"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no results folder"));
+
+    std::fs::write(results.join("README.md"), "# notes of my own\n").expect("write");
+    let out = publish(&[("RESULTS", "res")], &["--table"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("lacks the lines"));
+
+    let lists = dir.path().join("lists");
+    std::fs::create_dir(&lists).expect("mkdir");
+    std::fs::write(lists.join("mine.txt"), "tea\neat\n").expect("write");
+    for (name, said) in [
+        ("nosuch", "the names there: mine"),
+        ("mine.txt", "give the name without .txt: mine"),
+    ] {
+        let out = publish(&[("WORDLISTS", "lists")], &["3x3", name]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(said), "{name}: {err}");
+    }
+}
+
 /// `proof.sh` estimates a new 4x4-style run first (ESTIMATE=1 here, on a small 2x3 proof)
 /// and plans it by the estimate's costs; one projected past MAX_HOURS is planned but not
 /// broken (exit 3, the Slurm way shown), again on a rerun, until FORCE=1; ESTIMATE_ONLY=1
@@ -707,9 +766,9 @@ fn bench_ab_compares_two_binaries_and_their_candidates() {
 }
 
 /// Every script (the Slurm ones too; not lib.sh, which is sourced) answers `--help` as a
-/// user expects: its description on stdout and exit status 0, before any work (a build, a
-/// run, a submission). bench-proof.sh used to start a release build first and then refuse
-/// `--help` as an unknown part.
+/// user expects, called from another directory by a relative path: its description on
+/// stdout and exit status 0, before any work (a build, a run, a submission). bench-proof.sh
+/// used to start a release build first and then refuse `--help` as an unknown part.
 #[test]
 fn every_script_answers_help_with_its_description() {
     let cwd = tempfile::tempdir().unwrap();
@@ -724,9 +783,13 @@ fn every_script_answers_help_with_its_description() {
         }
     }
     assert!(scripts.len() >= 15, "{scripts:?}");
+    // Each is called by a path relative to the caller's directory, as `../scripts/X.sh`
+    // would be: a script that changes directory must still find its own text.
+    let up = "../".repeat(cwd.path().components().count() - 1);
     for path in scripts {
-        let out = Command::new(&path)
-            .arg("--help")
+        let relative = format!("{up}{}", path.strip_prefix("/").unwrap().display());
+        let out = Command::new("bash")
+            .args(["-c", "\"$0\" --help", &relative])
             .current_dir(cwd.path())
             // No binary: a script that went on past --help would fail on it.
             .env("BOGGLEMAX", cwd.path().join("no-such-bogglemax"))

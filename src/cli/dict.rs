@@ -38,6 +38,12 @@ pub fn run(cmd: &DictCommand, out: &mut Output) -> anyhow::Result<()> {
             output,
             force,
         } => {
+            if output.is_dir() {
+                anyhow::bail!(
+                    "{}: is a directory; give a file name with -o (nothing was written)",
+                    output.display()
+                );
+            }
             if output.exists() && !force {
                 anyhow::bail!(
                     "{}: already exists; nothing was written (--force replaces it)",

@@ -46,8 +46,8 @@ pub struct PlanArgs {
     #[arg(long, value_name = "RUN")]
     pub out: PathBuf,
     /// If RUN exists and was planned with exactly these settings, keep it (to resume);
-    /// if its settings differ, refuse. The word list is compared by its contents (SHA-256),
-    /// not its file name.
+    /// if its settings differ, refuse. The word list is compared by the SHA-256 of its
+    /// file's bytes, not its file name (a copy with other line endings is another list).
     #[arg(long)]
     pub reuse: bool,
     /// Deal classes to shards by these per-class costs (a file from `estimate --costs-out`
