@@ -48,16 +48,27 @@ fi
 # version, kill its jobs or wait for them to end (hours). Their journals keep what they
 # finished; a rerun resumes. The traps are set before parallel starts, and while they stop
 # the workers they ignore further signals (one sent to a whole process group arrives twice).
+# parallel ignores TERM until its first job starts, and INT kills its jobs in every version:
+# it gets both. Should it still be there a minute later, it and its jobs are killed.
 workers=
+jobs_of() { pgrep -P "$1" 2> /dev/null || true; }
+signal_all() {  # SIGNAL: parallel's group and each of its jobs' groups
+    local job
+    kill "-$1" -- "-$workers" 2> /dev/null || true
+    for job in $(jobs_of "$workers"); do
+        kill "-$1" -- "-$job" 2> /dev/null || kill "-$1" "$job" 2> /dev/null || true
+    done
+}
 stop() {
     trap '' TERM INT HUP QUIT
+    [[ -n "$workers" ]] || workers=$(jobs -p | tail -n 1)
     if [[ -n "$workers" ]]; then
-        local jobs
-        jobs=$(pgrep -P "$workers" 2> /dev/null || true)
-        kill -TERM -- "-$workers" 2> /dev/null || true
-        for job in $jobs; do
-            kill -TERM -- "-$job" 2> /dev/null || kill -TERM "$job" 2> /dev/null || true
-        done
+        signal_all INT
+        signal_all TERM
+        # bash reaps an ended child at once, so `kill -0` tells whether parallel still runs.
+        local tenths=0
+        while kill -0 "$workers" 2> /dev/null && ((tenths++ < 600)); do sleep 0.1; done
+        kill -0 "$workers" 2> /dev/null && signal_all KILL
         wait "$workers" 2> /dev/null || true
     fi
     echo "break-parallel: stopped by SIG$1 (the workers too); rerun to resume" >&2

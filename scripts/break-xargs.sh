@@ -41,6 +41,7 @@ echo "break-xargs: $count shard(s) to break with $JOBS worker(s)" >&2
 workers=
 stop() {
     trap '' TERM INT HUP QUIT
+    [[ -n "$workers" ]] || workers=$(jobs -p | tail -n 1)
     if [[ -n "$workers" ]]; then
         kill -TERM -- "-$workers" 2> /dev/null || true
         wait "$workers" 2> /dev/null || true

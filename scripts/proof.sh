@@ -242,6 +242,7 @@ fi
 breaker=
 stop_breaking() {
     trap '' TERM INT HUP QUIT
+    [[ -n "$breaker" ]] || breaker=$(jobs -p | tail -n 1)
     if [[ -n "$breaker" ]]; then
         kill -TERM "$breaker" 2> /dev/null || true
         wait "$breaker" || true

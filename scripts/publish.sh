@@ -38,9 +38,11 @@ command -v "$BOGGLEMAX" > /dev/null || { echo "publish.sh: $BOGGLEMAX not found;
 
 # Rebuilds the table between the `<!-- results table -->` markers of results/README.md and of
 # README.md (when RESULTS is the repository's results/) from the headers of the results
-# files; fails (after rebuilding the others) if a README lacks the markers.
+# files; sets table_failed (and rebuilds the others) if a README lacks the markers. Called
+# plainly, not in a condition, so that `set -e` stops it at any other failure.
+table_failed=0
 write_table() {
-    local rows="" f failed=0
+    local rows="" f
     for f in "$RESULTS"/*-*.txt; do
         [[ -e "$f" ]] || continue
         local size list scoring score boards cpu best best_score grid
@@ -70,7 +72,7 @@ write_table() {
     table+="$rows"
     local readme dir readmes=("$RESULTS/README.md")
     # The repository's own results/, however RESULTS names it, also fills README.md's table.
-    [[ "$(cd "$RESULTS" && pwd -P)" == "$(pwd -P)/results" ]] && readmes+=(README.md)
+    [[ "$(cd "$RESULTS" && pwd -P)" == "$(cd results 2> /dev/null && pwd -P)" ]] && readmes+=(README.md)
     if [[ ! -e "$RESULTS/README.md" ]]; then
         printf '# Results\n\n<!-- results table -->\n<!-- /results table -->\n' > "$RESULTS/README.md"
     fi
@@ -79,7 +81,7 @@ write_table() {
         [[ "$readme" == "$RESULTS/README.md" ]] && dir=
         if ! grep -qx '<!-- results table -->' "$readme" || ! grep -qx '<!-- /results table -->' "$readme"; then
             echo "publish.sh: $readme lacks the lines <!-- results table --> and <!-- /results table -->; its table is not rebuilt" >&2
-            failed=1
+            table_failed=1
             continue
         fi
         # The table goes through the environment: awk -v would read its backslashes.
@@ -90,12 +92,12 @@ write_table() {
         mv "$readme.tmp" "$readme"
         echo "rebuilt the results table of $readme"
     done
-    return "$failed"
 }
 
 if [[ "${1:-}" == --table ]]; then
     [[ -d "$RESULTS" ]] || { echo "publish.sh: no results folder $RESULTS (RESULTS= names it)" >&2; exit 2; }
-    write_table || exit 2
+    write_table
+    [[ $table_failed == 0 ]] || exit 2
     exit 0
 fi
 if [[ $# -lt 2 || $# -gt 3 ]]; then usage >&2; exit 2; fi
@@ -125,7 +127,7 @@ if [[ "$LIST" == enable2k ]]; then
 else
     WORDLIST=$lists/$LIST.txt
     if [[ ! -f "$WORDLIST" ]]; then
-        names=$(for l in "$lists"/*.txt; do [[ -f "$l" ]] && basename "$l" .txt; done | paste -sd' ')
+        names=$(for l in "$lists"/*.txt; do [[ -f "$l" ]] || continue; basename "$l" .txt; done | paste -sd' ')
         hint=
         [[ "$LIST" == *.txt ]] && hint=" (give the name without .txt: ${LIST%.txt})"
         echo "publish.sh: no word list $LIST.txt in $(realpath -m "$lists")$hint; the names there: ${names:-none} (WORDLISTS= names another folder; enable2k is built in)" >&2
@@ -176,6 +178,7 @@ mkdir -p "$RESULTS"
 } > "$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
 echo "wrote $OUT ($boards board$( ((boards == 1)) || echo s))"
-write_table || exit 2
+write_table
+[[ $table_failed == 0 ]] || exit 2
 exit 0
 }

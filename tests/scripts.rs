@@ -191,12 +191,13 @@ fn break_scripts_go_on_past_a_killed_worker_and_a_held_shard() {
     }
 }
 
-/// A signal to either break script stops its workers with it, whether it is sent to the
-/// script (a `kill` of it) or to its whole process group (Ctrl-C, `timeout`, a batch system):
-/// before, xargs or parallel and their workers were left running, starting new shards. The
-/// worker is a wrapper that marks its start and then waits, so the test signals the script
-/// once the marker is there, and then waits for the worker to be gone (waits on conditions,
-/// not races against the work).
+/// A signal to a break script stops its workers with it (a `kill` of the script, a batch
+/// system's TERM): before, xargs or parallel and their workers were left running, starting
+/// new shards. So does a TERM to `proof.sh`'s whole process group (Ctrl-C, `timeout`), which
+/// reaches break-xargs.sh twice: from the sender, and passed on by proof.sh. The worker is a
+/// wrapper that marks its start and then waits, so the test signals once the marker is there
+/// and then waits for the worker to be gone (waits on conditions, not races against the
+/// work); a script that does not end is killed, with its worker, and the test fails.
 #[test]
 fn break_scripts_stop_their_workers_when_they_are_stopped() {
     use std::os::unix::fs::PermissionsExt;
@@ -216,80 +217,96 @@ fn break_scripts_stop_their_workers_when_they_are_stopped() {
     )
     .expect("write wrapper");
     std::fs::set_permissions(&worker, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    // Should an assertion fail before a script is signalled, it is signalled on the way out
-    // all the same (its trap stops the waiting worker).
-    struct Signalled(u32);
-    impl Drop for Signalled {
-        fn drop(&mut self) {
-            let _ = Command::new("kill")
-                .args(["-TERM", &self.0.to_string()])
-                .status();
-        }
-    }
+    let kill = |how: &str, target: &str| {
+        Command::new("kill")
+            .args([how, "--", target])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
     // Whether process `pid` is gone (or a zombie its reaper has yet to collect).
     let gone = |pid: &str| {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
         let state = stat.rsplit(')').next().unwrap_or("").trim_start();
         state.is_empty() || state.starts_with('Z')
     };
-    let wait_for = |what: &str, done: &dyn Fn() -> bool| {
+    let within = |done: &mut dyn FnMut() -> bool| {
         let deadline = Instant::now() + Duration::from_secs(120);
         while !done() {
-            assert!(Instant::now() < deadline, "{what}");
+            if Instant::now() > deadline {
+                return false;
+            }
             std::thread::sleep(Duration::from_millis(20));
         }
+        true
     };
-    let mut scripts = vec!["break-xargs.sh"];
+    let mut cases = vec![("break-xargs.sh", false), ("proof.sh", true)];
     if has_parallel() {
-        scripts.push("break-parallel.sh");
+        cases.push(("break-parallel.sh", false));
     }
-    for name in scripts {
-        for to_group in [false, true] {
-            let case = format!(
-                "{name}, signal to the {}",
-                if to_group { "group" } else { "script" }
-            );
-            let run = format!("run-{name}-{to_group}");
-            plan_here(dir.path(), &run);
-            let stderr = dir.path().join(format!("{run}.stderr"));
-            let mut child = Command::new(repo().join("scripts").join(name))
-                .args([run.as_str(), "1"])
-                .current_dir(dir.path())
-                .env("BOGGLEMAX", &worker)
-                // Files, not the test's pipes: a worker left running would hold them open.
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::fs::File::create(&stderr).expect("stderr file"))
-                .process_group(0)
-                .spawn()
-                .expect("script starts");
-            let _guard = Signalled(child.id());
-            let started = |shard: u32| dir.path().join(format!("{run}.started-{shard}"));
-            wait_for(&format!("{case}: no worker started"), &|| {
-                std::fs::read_to_string(started(0)).is_ok_and(|s| s.ends_with('\n'))
-            });
-            let pid = std::fs::read_to_string(started(0)).unwrap();
-            let pid = pid.trim();
-            let target = match to_group {
-                true => format!("-{}", child.id()),
-                false => child.id().to_string(),
-            };
-            let term = Command::new("kill")
-                .args(["-TERM", "--", &target])
-                .status()
-                .expect("kill");
-            assert!(term.success(), "{case}");
-            let status = child.wait().expect("script ends");
-            let err = std::fs::read_to_string(&stderr).expect("stderr");
-            assert_eq!(status.signal(), Some(15), "{case}: {status:?}: {err}");
-            assert!(
-                err.contains("stopped by SIGTERM (the workers too)"),
-                "{case}: {err}"
-            );
-            wait_for(&format!("{case}: worker {pid} still runs"), &|| gone(pid));
-            for shard in 1..3 {
-                assert!(!started(shard).exists(), "{case}: shard {shard} started");
-            }
+    for (name, to_group) in cases {
+        let run = format!("run-{name}");
+        plan_here(dir.path(), &run);
+        let stderr = dir.path().join(format!("{run}.stderr"));
+        let mut command = Command::new(repo().join("scripts").join(name));
+        if name == "proof.sh" {
+            // It resumes the run planned above, with that run's partition and shards.
+            command.arg("2x3").envs([
+                ("RUN", run.as_str()),
+                ("WORDLIST", "words.txt"),
+                ("SCORE", "20"),
+                ("JOBS", "1"),
+            ]);
+        } else {
+            command.args([run.as_str(), "1"]);
+        }
+        let mut child = command
+            .current_dir(dir.path())
+            .env("BOGGLEMAX", &worker)
+            // Files, not the test's pipes: a worker left running would hold them open.
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&stderr).expect("stderr file"))
+            .process_group(0)
+            .spawn()
+            .expect("script starts");
+        let script = child.id().to_string();
+        let started = |shard: u32| dir.path().join(format!("{run}.started-{shard}"));
+        let marked =
+            within(&mut || std::fs::read_to_string(started(0)).is_ok_and(|s| s.ends_with('\n')));
+        if !marked {
+            kill("-KILL", &format!("-{script}"));
+            panic!("{name}: no worker started");
+        }
+        let pid = std::fs::read_to_string(started(0)).unwrap();
+        let pid = pid.trim().to_string();
+        let target = if to_group {
+            format!("-{script}")
+        } else {
+            script.clone()
+        };
+        assert!(kill("-TERM", &target), "{name}: kill {target}");
+        let mut status = None;
+        if !within(&mut || {
+            status = child.try_wait().expect("try_wait");
+            status.is_some()
+        }) {
+            kill("-KILL", &format!("-{script}"));
+            kill("-KILL", &pid);
+            panic!("{name}: still running two minutes after TERM");
+        }
+        let status = status.expect("ended");
+        let err = std::fs::read_to_string(&stderr).expect("stderr");
+        assert_eq!(status.signal(), Some(15), "{name}: {status:?}: {err}");
+        assert!(
+            err.contains("stopped by SIGTERM (the workers too)"),
+            "{name}: {err}"
+        );
+        if !within(&mut || gone(&pid)) {
+            kill("-KILL", &pid);
+            panic!("{name}: worker {pid} still runs");
+        }
+        for shard in 1..3 {
+            assert!(!started(shard).exists(), "{name}: shard {shard} started");
         }
     }
 }
@@ -342,11 +359,14 @@ fn publish_table_and_list_names_explain_what_they_cannot_do() {
     let lists = dir.path().join("lists");
     std::fs::create_dir(&lists).expect("mkdir");
     std::fs::write(lists.join("mine.txt"), "tea\neat\n").expect("write");
-    for (name, said) in [
-        ("nosuch", "the names there: mine"),
-        ("mine.txt", "give the name without .txt: mine"),
+    std::fs::create_dir(dir.path().join("empty")).expect("mkdir");
+    for (lists, name, said) in [
+        ("lists", "nosuch", "the names there: mine"),
+        ("lists", "mine.txt", "give the name without .txt: mine"),
+        ("empty", "nosuch", "the names there: none"),
+        ("missing", "nosuch", "the names there: none"),
     ] {
-        let out = publish(&[("WORDLISTS", "lists")], &["3x3", name]);
+        let out = publish(&[("WORDLISTS", lists)], &["3x3", name]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(said), "{name}: {err}");
@@ -785,7 +805,7 @@ fn every_script_answers_help_with_its_description() {
     assert!(scripts.len() >= 15, "{scripts:?}");
     // Each is called by a path relative to the caller's directory, as `../scripts/X.sh`
     // would be: a script that changes directory must still find its own text.
-    let up = "../".repeat(cwd.path().components().count() - 1);
+    let up = "../".repeat(cwd.path().canonicalize().unwrap().components().count() - 1);
     for path in scripts {
         let relative = format!("{up}{}", path.strip_prefix("/").unwrap().display());
         let out = Command::new("bash")

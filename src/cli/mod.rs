@@ -92,10 +92,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     // buffer's drop would lose it silently and exit 0, or with a verdict's status (merge's
     // "incomplete" is 1), which the failed output outranks.
     let flushed = std::io::Write::flush(&mut out);
+    // A closed pipe (piped into `head`) is no failure: the verdict stands.
     match (result, flushed) {
         (Err(e), _) if e.downcast_ref::<ExitStatus>().is_none() => Err(e),
-        (_, Err(e)) => Err(e.into()),
-        (result, Ok(())) => result,
+        (_, Err(e)) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        (result, _) => result,
     }
 }
 
