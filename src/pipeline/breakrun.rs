@@ -72,11 +72,7 @@ pub fn break_shard(
         };
     let strays = contents.strays(&shard.ids).count();
     if strays > 0 {
-        return Err(PipelineError::Usage(strays_advice(
-            &run.journal_path(k),
-            k,
-            strays,
-        )));
+        return Err(PipelineError::Usage(strays_advice(&path, k, strays)));
     }
     let pending: Vec<u64> = shard
         .ids
