@@ -502,6 +502,10 @@ fn bad_input_is_refused() {
         "--seed is for --estimate",
     );
     fails_with(
+        &["rollable", "--threads", "2", "abcdefghijklmnop"],
+        "--threads is for --estimate",
+    );
+    fails_with(
         &["roll", "--size", "5x5"],
         "has 16 dice: give a set of 25 dice with --dice FILE",
     );

@@ -108,8 +108,8 @@ pub struct RollableArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Worker threads for --estimate (0: one per core). The estimate does not depend on it.
-    #[arg(long, value_name = "T", default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
+    #[arg(long, value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<usize>,
     /// Boards. With none (and no --estimate), one per line from standard input.
     pub boards: Vec<String>,
 }
@@ -121,12 +121,15 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
     if args.seed.is_some() && args.estimate.is_none() {
         anyhow::bail!("--seed is for --estimate: checking the boards given draws nothing");
     }
+    if args.threads.is_some() && args.estimate.is_none() {
+        anyhow::bail!("--threads is for --estimate: the boards given are checked on one thread");
+    }
     if let Some(n) = args.estimate {
         if n == 0 {
             anyhow::bail!("--estimate must be at least 1");
         }
         let chunks = n.div_ceil(ESTIMATE_CHUNK);
-        let yes: u64 = worker_pool(args.threads)?.install(|| {
+        let yes: u64 = worker_pool(args.threads.unwrap_or(0))?.install(|| {
             (0..chunks)
                 .into_par_iter()
                 .map(|c| {
