@@ -1,7 +1,7 @@
 //! Crash-and-resume tests. Every crash is placed by progress, never by the clock: a named
 //! crash point (src/failpoint.rs) kills the worker at the K-th journaled class, the K-th
 //! top-split checkpoint, halfway through writing a record, or between writing an output and
-//! renaming it; and one test sends a real SIGKILL from outside to a worker that is paused
+//! renaming it; and two tests send a real SIGKILL, TERM or INT from outside to a worker that is paused
 //! after a journaled class. Whatever the machine's speed or load, the same crash happens at
 //! the same step, and every resumed run must give a `results.csv` byte-identical to an
 //! uninterrupted run's, with the same number of candidates checked.
@@ -240,36 +240,66 @@ fn crash_before_each_rename_leaves_no_half_output() {
 }
 
 /// Starts `break` with a worker that pauses after its `k`-th journaled class, waits (by its
-/// progress, not a clock) until it has paused, and kills it with SIGKILL from outside.
-fn kill_paused_break(run: &Path, k: u64) {
-    let mut child = bin()
+/// progress, not a clock) until it has paused, and stops it with `signal` from outside.
+/// Returns what it wrote on standard error.
+fn stop_paused_break(run: &Path, k: u64, signal: i32) -> String {
+    use std::os::unix::process::CommandExt;
+    let mut command = bin();
+    command
         .args(["break", s(run), "--all", "--quiet"])
         .env("BOGGLEMAX_FAILPOINT", format!("class-journaled:{k}:pause"))
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+        .stderr(Stdio::piped());
+    // A test run started in the background of a script has INT ignored, and the worker
+    // would inherit that (and rightly keep it): give it INT's default action.
+    // SAFETY: between fork and exec only `signal(2)`, which is async-signal-safe.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().expect("spawn");
     let stderr = child.stderr.take().expect("piped stderr");
     let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
         for line in BufReader::new(stderr).lines() {
             let Ok(line) = line else { break };
             if line.contains("paused") {
-                let _ = tx.send(line);
+                let _ = tx.send(());
             }
+            text += &line;
+            text.push('\n');
         }
+        text
     });
     let paused = rx.recv_timeout(HANG_LIMIT);
     let still_running = child.try_wait().expect("try_wait").is_none();
-    child.kill().expect("SIGKILL");
+    let sent = std::process::Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .is_ok_and(|status| status.success());
+    // Only turns a worker the signal did not end into a clear failure.
+    let deadline = std::time::Instant::now() + HANG_LIMIT;
+    while sent && child.try_wait().expect("try_wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
     let status = child.wait().expect("reap");
+    let stderr = reader.join().expect("stderr reader");
     assert!(
-        paused.is_ok() && still_running,
-        "break did not pause after {k} journaled classes (exit: {status})"
+        paused.is_ok() && still_running && sent,
+        "break did not pause after {k} journaled classes, or could not be signalled \
+         (exit: {status}): {stderr}"
     );
-    assert_eq!(status.signal(), Some(SIGKILL));
+    assert_eq!(status.signal(), Some(signal), "{stderr}");
     let pending = stdout_ok(&["status", s(run), "--pending"]);
-    assert!(!pending.is_empty(), "work was left when it was killed");
+    assert!(!pending.is_empty(), "work was left when it was stopped");
+    stderr
 }
 
 #[test]
@@ -281,7 +311,36 @@ fn sigkill_from_outside_then_resume() {
     let setup = Setup::new();
     let run = setup.plan("sigkill");
     for k in [1, 3, 10] {
-        kill_paused_break(&run, k);
+        stop_paused_break(&run, k, SIGKILL);
+    }
+    stdout_ok(&["break", s(&run), "--all", "--quiet"]);
+    setup.assert_same_as_reference(&run);
+}
+
+/// A TERM (Slurm's at a time limit, a batch script's, `kill`'s) or an INT (Ctrl-C) ends the
+/// worker by that signal, as before, with a last line saying what is kept and how to go on.
+#[test]
+#[cfg_attr(
+    not(feature = "failpoints"),
+    ignore = "needs the crash points: make test, or cargo test --features failpoints"
+)]
+fn sigterm_and_sigint_say_what_is_kept_then_resume() {
+    const SIGINT: i32 = 2;
+    const SIGTERM: i32 = 15;
+    let setup = Setup::new();
+    let run = setup.plan("sigterm");
+    for (k, signal, name) in [(2, SIGTERM, "TERM"), (5, SIGINT, "INT")] {
+        let stderr = stop_paused_break(&run, k, signal);
+        let last = stderr.lines().last().unwrap_or("");
+        assert_eq!(
+            last,
+            format!(
+                "bogglemax: stopped by SIG{name}; the classes finished are kept in the \
+                 journals of {}; `bogglemax break` of it again resumes the rest",
+                run.display()
+            ),
+            "{stderr}"
+        );
     }
     stdout_ok(&["break", s(&run), "--all", "--quiet"]);
     setup.assert_same_as_reference(&run);

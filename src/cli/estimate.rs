@@ -136,6 +136,12 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
         // Before the work, not after it.
         pipeline::ClassCosts::check_replaceable(path)?;
     }
+    if let Some(journal) = args.journal.first() {
+        super::stop_note::say_when_stopped(&format!(
+            "the classes broken so far are kept in {}; the same command goes on from them",
+            journal.display()
+        ));
+    }
     // A run directory replayed gives the settings the flags leave out (and must agree with
     // those they give); a costs file records none, so the flags must give them.
     // Opened once: its manifest, its check and its costs all come from this one RunDir.

@@ -9,6 +9,7 @@ mod estimate;
 mod pipeline;
 mod score;
 mod search;
+mod stop_note;
 
 pub use common::Output;
 pub use pipeline::ExitStatus;

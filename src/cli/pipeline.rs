@@ -234,6 +234,11 @@ pub fn run_break(args: &BreakArgs, out: &mut Output) -> anyhow::Result<()> {
         Some(k) => vec![k],
         None => (0..run.manifest().shards).collect(),
     };
+    super::stop_note::say_when_stopped(&format!(
+        "the classes finished are kept in the journals of {}; `bogglemax break` of it again \
+         resumes the rest",
+        args.run.display()
+    ));
     for k in shards {
         let r = match pipeline::break_shard(&run, k, &options) {
             Err(PipelineError::Locked(_)) if args.skip_locked => {
