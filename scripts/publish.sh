@@ -56,15 +56,13 @@ write_table() {
         list=$(field wordlist | cut -d' ' -f1); boards=$(field boards); cpu=$(field "cpu seconds")
         best=$(sed -n '/^[^#]/{s/:.*//p;q}' "$f")
         best_score=$(sed -n '/^[^#]/{s/.*: //p;q}' "$f")
-        grid=
+        # A proof that found no board gets "none" and empty grid and score cells.
+        local board_cells="none |"
         if [[ -n "$best" ]]; then
             grid=$("$BOGGLEMAX" show --size "$size" "$best" | sed 's/ /\&nbsp;/g' | paste -sd'|' | sed 's/|/<br>/g')
+            board_cells="\`$best\` | <code>$grid</code>"
         fi
-        if [[ -n "$best" ]]; then
-            rows+="| $size | $list | $scoring | $score | $boards | \`$best\` | <code>$grid</code> | $best_score | $cpu | [$(basename "$f")](@DIR@$(basename "$f")) |"$'\n'
-        else
-            rows+="| $size | $list | $scoring | $score | $boards | none | | | $cpu | [$(basename "$f")](@DIR@$(basename "$f")) |"$'\n'
-        fi
+        rows+="| $size | $list | $scoring | $score | $boards | $board_cells | $best_score | $cpu | [$(basename "$f")](@DIR@$(basename "$f")) |"$'\n'
     done
     local table
     table="| size | word list | scoring | S | boards ≥ S | best board | as a grid | its score | CPU seconds | file |"$'\n'
