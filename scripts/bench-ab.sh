@@ -7,7 +7,7 @@
 # median over the rounds) and peak RSS, then the geometric mean over all classes.
 #
 #   scripts/bench-ab.sh OLD NEW [TSV] [CLASS_ID ...]    (default TSV:
-#                                   ../shared/refdata/reference-4x4-classes.tsv, every class)
+#                                   refdata/reference-4x4-classes.tsv, every class)
 #
 # TSV has '#' comment lines, a header line, then `id <tab> ... <tab> class` lines (the
 # class's letter sets last, as the reference table has them). SIZE (default 4x4) and SCORE
@@ -26,7 +26,7 @@ if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
 if [[ $# -lt 2 ]]; then usage >&2; exit 2; fi
 old=$(from_caller "$1") new=$(from_caller "$2")
 shift 2
-tsv=../shared/refdata/reference-4x4-classes.tsv
+tsv=refdata/reference-4x4-classes.tsv
 if [[ $# -gt 0 && ! "$1" =~ ^[0-9]+$ ]]; then
     tsv=$(from_caller "$1")
     shift

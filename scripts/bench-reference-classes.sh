@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Per-class ratios against the reference implementation: breaks every 4x4 class of
-# ../shared/refdata/reference-4x4-classes.tsv (S = 3500, the published corner split) with
+# refdata/reference-4x4-classes.tsv (S = 3500, the published corner split) with
 # `bogglemax break-class`, one process a class on one thread, and prints our CPU seconds
 # and peak RSS beside the reference's, with the ratios, then the medians and the extremes.
 #
@@ -25,7 +25,7 @@ if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
     sed -n '2,17p' "scripts/${0##*/}" | sed 's/^# \{0,1\}//'
     exit 0
 fi
-tsv=../shared/refdata/reference-4x4-classes.tsv
+tsv=refdata/reference-4x4-classes.tsv
 # A first argument that is not a class id names the table.
 if [[ $# -gt 0 && ! "$1" =~ ^[0-9]+$ ]]; then
     tsv=$(from_caller "$1")

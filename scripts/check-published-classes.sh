@@ -6,7 +6,7 @@
 #   scripts/check-published-classes.sh PARTITION [CLASS_ID...]
 #
 # PARTITION is a partition as `bogglemax plan` takes it. The published boards are the ENABLE2K
-# 4x4 boards of 3,500 or more (../shared/refdata/best-boards-4x4.enable2k.txt, or REFDATA).
+# 4x4 boards of 3,500 or more (refdata/best-boards-4x4.enable2k.txt, or REFDATA).
 # Without class ids it breaks every canonical class holding one of them; with ids, only those
 # (each must hold one). Each class is broken by `break-class --score 3500` on one core
 # and its CPU seconds and peak RSS are printed with the verdict. CORES (default CORE, default
@@ -39,7 +39,7 @@ shift
 if [[ "${BOGGLEMAX:-}" == */* ]]; then BOGGLEMAX=$(from_caller "$BOGGLEMAX"); fi
 BOGGLEMAX=${BOGGLEMAX:-target/release/bogglemax}
 if [[ -n "${REFDATA:-}" ]]; then REFDATA=$(from_caller "$REFDATA"); fi
-REFDATA=${REFDATA:-../shared/refdata/best-boards-4x4.enable2k.txt}
+REFDATA=${REFDATA:-refdata/best-boards-4x4.enable2k.txt}
 if [[ -n "${LOGDIR:-}" ]]; then LOGDIR=$(from_caller "$LOGDIR"); fi
 read -r -a cores <<< "${CORES:-${CORE:-0}}"
 for core in "${cores[@]}"; do

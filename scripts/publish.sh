@@ -5,11 +5,13 @@
 #
 #   scripts/publish.sh SIZE LIST [SCORE]
 #
-# LIST is enable2k (built in) or the NAME of ../shared/wordlists/NAME.txt (WORDLISTS= names
-# another folder). SCORE defaults as in proof.sh for standard scoring (3x3: 500, 3x4: 1500).
-# SCORING=words (or fibonacci, boojum, pow2, a table FILE) proves another scoring; give SCORE
-# then (for words it is a number of words). JOBS as in proof.sh. The run directory is
-# shards/publish-SIZE-LIST-SCORING-SCORE: rerunning resumes it. The file is
+# LIST is enable2k (built in) or the NAME of NAME.txt in wordlists/ (yawl ships there) or else
+# in ../shared/wordlists/ (lists that may not be copied into the repository: naspa2023, ospd5,
+# sowpods, twl06), or in WORDLISTS=DIR alone. SCORE defaults as in proof.sh for standard
+# scoring (3x3: 500, 3x4: 1500). SCORING=words (or fibonacci, boojum, pow2, a table FILE)
+# proves another scoring; give SCORE then (for words it is a number of words). JOBS as in
+# proof.sh. The run directory is shards/publish-SIZE-LIST-SCORING-SCORE: rerunning resumes
+# it. The file is
 # results/SIZE-LIST-SCORING-SCORE.txt (a table FILE is named table-BASENAME).
 #
 #   scripts/publish.sh --table     only rebuilds the tables of results/README.md and README.md
@@ -26,7 +28,7 @@ set -euo pipefail
 CALLER=$PWD
 from_caller() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$CALLER/$1" ;; esac; }
 cd "$(dirname "$0")/.."
-usage() { sed -n '2,20p' "scripts/${0##*/}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "scripts/${0##*/}" | sed 's/^# \{0,1\}//'; }
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
 if [[ -n "${RESULTS:-}" ]]; then RESULTS=$(from_caller "$RESULTS"); else RESULTS=results; fi
 if [[ -n "${RUNS:-}" ]]; then RUNS=$(from_caller "$RUNS"); else RUNS=shards; fi
@@ -117,7 +119,12 @@ case "$SCORING:$SIZE" in
            { echo "publish.sh: give S for size $SIZE and scoring $scoring_name (the third argument)" >&2; exit 2; }
        SCORE=$3 ;;
 esac
-lists=${WORDLISTS:-../shared/wordlists}
+# The folders a list is looked for in, in turn.
+if [[ -n "${WORDLISTS:-}" ]]; then folders=("$WORDLISTS"); else folders=(wordlists ../shared/wordlists); fi
+lists=${folders[0]}
+for folder in "${folders[@]}"; do
+    if [[ -f "$folder/$LIST.txt" ]]; then lists=$folder; break; fi
+done
 if [[ "$LIST" == enable2k ]]; then
     unset WORDLIST
     [[ ! -e "$lists/enable2k.txt" || -z "${WORDLISTS:-}" ]] ||
@@ -125,10 +132,12 @@ if [[ "$LIST" == enable2k ]]; then
 else
     WORDLIST=$lists/$LIST.txt
     if [[ ! -f "$WORDLIST" ]]; then
-        names=$(for l in "$lists"/*.txt; do [[ -f "$l" ]] || continue; basename "$l" .txt; done | paste -sd' ')
+        names=$(for folder in "${folders[@]}"; do for l in "$folder"/*.txt; do
+                    [[ -f "$l" ]] && basename "$l" .txt; done; done | sort -u | paste -sd' ')
         hint=
         [[ "$LIST" == *.txt ]] && hint=" (give the name without .txt: ${LIST%.txt})"
-        echo "publish.sh: no word list $LIST.txt in $(realpath -m "$lists")$hint; the names there: ${names:-none} (WORDLISTS= names another folder; enable2k is built in)" >&2
+        where=$(for folder in "${folders[@]}"; do realpath -m "$folder"; done | paste -sd' ')
+        echo "publish.sh: no word list $LIST.txt in $where$hint; the names there: ${names:-none} (WORDLISTS= names another folder; enable2k is built in)" >&2
         exit 2
     fi
     export WORDLIST
