@@ -133,7 +133,7 @@ else
     WORDLIST=$lists/$LIST.txt
     if [[ ! -f "$WORDLIST" ]]; then
         names=$(for folder in "${folders[@]}"; do for l in "$folder"/*.txt; do
-                    [[ -f "$l" ]] && basename "$l" .txt; done; done | sort -u | paste -sd' ')
+                    if [[ -f "$l" ]]; then basename "$l" .txt; fi; done; done | sort -u | paste -sd' ')
         hint=
         [[ "$LIST" == *.txt ]] && hint=" (give the name without .txt: ${LIST%.txt})"
         where=$(for folder in "${folders[@]}"; do realpath -m "$folder"; done | paste -sd' ')

@@ -13,7 +13,7 @@
 //! refused before rkyv sees it); rkyv's own validation then checks the archive's structure.
 
 use std::fs::File;
-use std::io::Write;
+use std::io::{ErrorKind, Write};
 use std::path::Path;
 
 /// Bytes of the header.
@@ -157,6 +157,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     if let Err(e) = written {
         // A full disk, say: the partial temporary file goes, the target is untouched.
         let _ = std::fs::remove_file(&tmp);
+        if let Some(d) = dir.filter(|d| e.kind() == ErrorKind::NotFound && !d.exists()) {
+            return Err(std::io::Error::new(
+                ErrorKind::NotFound,
+                format!("there is no folder {} (make it first)", d.display()),
+            ));
+        }
         return Err(e);
     }
     crate::failpoint::point("before-rename");

@@ -605,9 +605,48 @@ fn a_failed_standard_output_is_an_error() {
     }
 }
 
+/// An output file in a folder that does not exist names the missing folder (it said "No
+/// such file or directory" of the file), and a folder given for the estimate journal file
+/// is named as one.
+#[test]
+fn outputs_in_missing_folders_and_a_folder_for_a_journal_are_named() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let runp = dir.path().join("run");
+    assert!(plan_2x2("1", &runp).status.success());
+    let missing = dir.path().join("nodir");
+    let page = missing.join("x.html");
+    fails_with(
+        &["report", s(&runp), "--out", s(&page)],
+        &format!("there is no folder {} (make it first)", s(&missing)),
+    );
+    let costs = missing.join("c.csv");
+    fails_with(
+        &["status", s(&runp), "--costs", s(&costs)],
+        &format!("there is no folder {} (make it first)", s(&missing)),
+    );
+    assert!(!missing.exists(), "nothing made");
+    fails_with(
+        &[
+            "estimate",
+            "--size",
+            "2x2",
+            "--partition",
+            PARTITION_2,
+            "--score",
+            "5",
+            "--sample",
+            "1",
+            "--quiet",
+            "--journal",
+            s(dir.path()),
+        ],
+        &format!("--journal {}: is a directory, not a file", s(dir.path())),
+    );
+}
+
 /// A run's manifest given for the run is named as not a run directory (it said "no such
-/// run directory" of a file that exists), and `break` without a shard names both ways to
-/// give one.
+/// run directory" of a file that exists), and so is a folder without a manifest (it said
+/// "manifest.bmx: No such file"); `break` without a shard names both ways to give one.
 #[test]
 fn a_file_for_a_run_and_break_without_a_shard_are_explained() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -617,6 +656,18 @@ fn a_file_for_a_run_and_break_without_a_shard_are_explained() {
     fails_with(
         &["status", s(&manifest)],
         "not a run directory (give the folder that holds manifest.bmx)",
+    );
+    // A folder that is not a run: the run's own shards/ names its run.
+    fails_with(
+        &["status", s(&runp.join("shards"))],
+        &format!(
+            "not a run directory (no manifest.bmx); the run is {}",
+            s(&runp)
+        ),
+    );
+    fails_with(
+        &["merge", s(dir.path())],
+        "not a run directory (no manifest.bmx; give the folder `bogglemax plan --out` made)",
     );
     fails_with(&["break", s(&runp)], "<--shard <K>|--all>");
     fails_with(

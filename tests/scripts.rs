@@ -371,6 +371,16 @@ fn publish_table_and_list_names_explain_what_they_cannot_do() {
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(said), "{name}: {err}");
     }
+    // Without WORDLISTS, the lists the repository ships are looked for first.
+    let out = publish(&[], &["3x3", "nosuch"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let shipped = repo().join("wordlists");
+    let shipped = shipped.canonicalize().expect("wordlists/");
+    assert!(
+        err.contains(&format!("in {} ", shipped.display())) && err.contains(" yawl"),
+        "{err}"
+    );
 }
 
 /// `proof.sh` estimates a new 4x4-style run first (ESTIMATE=1 here, on a small 2x3 proof)
@@ -658,7 +668,8 @@ fn bad_script_settings_are_one_line_and_exit_2() {
     let dir = tempfile::tempdir().expect("tempdir");
     // Script, arguments, environment, what its one line says.
     type Case<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 7] = [
+    let cases: [Case; 8] = [
+        ("proof.sh", &["9x9"], &[], "bad size '9x9'"),
         ("proof.sh", &["3x3"], &[("SCORE", "abc")], "SCORE must be"),
         ("proof.sh", &["3x3"], &[("JOBS", "0")], "JOBS must be"),
         ("proof.sh", &["3x3"], &[("TOP", "x")], "TOP must be"),

@@ -108,20 +108,20 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
     }
     writeln!(
         out,
-        "planned {}: {} canonical classes of {} in {} shards",
+        "planned {}: {} of {} in {}",
         args.out.display(),
-        m.classes,
+        counted(m.classes, "canonical class", "canonical classes"),
         m.size,
-        m.shards
+        counted(m.shards.into(), "shard", "shards")
     )?;
     // Empty shards break in no time and harm nothing, but a job array sized by --shards
     // would spend a job on each: say so while the plan is cheap to redo.
     if u64::from(m.shards) > m.classes {
         eprintln!(
-            "plan: note: {} of the {} shards hold no class (only {} classes); their breaks finish at once",
+            "plan: note: {} of the {} shards hold no class (only {}); their breaks finish at once",
             u64::from(m.shards) - m.classes,
             m.shards,
-            m.classes
+            counted(m.classes, "class", "classes")
         );
     }
     Ok(())
@@ -452,9 +452,9 @@ pub fn run_status(args: &StatusArgs, out: &mut Output) -> anyhow::Result<()> {
         writeln!(
             out,
             "shard cpu seconds: min {min:.1}, mean {mean:.1}, max {max:.1} ({:.2}x the mean, \
-             {} complete shards)",
+             {} complete)",
             if mean > 0.0 { max / mean } else { 1.0 },
-            finished.len()
+            counted(finished.len() as u64, "shard", "shards")
         )?;
     }
     writeln!(out, "classes done: {done} of {total}")?;
@@ -573,3 +573,8 @@ pub fn run_report(args: &ReportArgs, out: &mut Output) -> anyhow::Result<()> {
 
 /// What marks a file as a page `report` wrote (its `generator` meta tag, in its first lines).
 const REPORT_MARK: &[u8] = b"bogglemax proof report";
+
+/// `n` and its noun, singular for one: `1 shard`, `16 shards`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -881,6 +881,12 @@ impl EstimateJournal {
         settings: &EstimateSettings,
         dict: &Dictionary,
     ) -> Result<EstimateJournal, PipelineError> {
+        if path.is_dir() {
+            return Err(PipelineError::Usage(format!(
+                "--journal {}: is a directory, not a file",
+                path.display()
+            )));
+        }
         let switchover =
             BreakSettings::with_switchover(settings.threshold, settings.switchover).switchover;
         let id = fingerprint(&[

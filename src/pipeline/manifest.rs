@@ -151,6 +151,24 @@ impl RunDir {
                 root.display()
             )));
         }
+        let looks_planned = root.join("shards").is_dir() || root.join("dict.bmx").exists();
+        if !path.exists() && !looks_planned {
+            // A folder inside a run (its shards/) or beside one, most likely; a run that lost
+            // its manifest is named by the error of reading it, below.
+            let parent = root.parent().filter(|p| RunDir::manifest_path(p).is_file());
+            return Err(PipelineError::Usage(match parent {
+                Some(p) => format!(
+                    "{}: not a run directory (no manifest.bmx); the run is {}",
+                    root.display(),
+                    p.display()
+                ),
+                None => format!(
+                    "{}: not a run directory (no manifest.bmx; give the folder `bogglemax \
+                     plan --out` made)",
+                    root.display()
+                ),
+            }));
+        }
         let manifest: Manifest = read_framed(&path, MANIFEST_KIND).map_err(|e| match e {
             PipelineError::Format {
                 path,
