@@ -267,6 +267,17 @@ pub fn run_break(args: &BreakArgs, out: &mut Output) -> anyhow::Result<()> {
 
 /// Flags of `bogglemax merge`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Writes RUN/results.csv (board,score,words,class_id: every board of Score S or \
+more found, canonical, each once, best first) and RUN/summary.txt, and prints the summary: the \
+run's settings; classes finished of all; classes broken outright (no candidate); candidates \
+checked; the largest DeMulti seen; results and the best board; CPU and checking seconds; the \
+slowest classes; then `proof: complete`, or a `problem:` line for each shard unfinished or \
+unreadable and `proof: incomplete`. Safe while \
+workers run: it reads the finished classes of each journal, and never replaces the files by a \
+merge of fewer finished classes. Exits 0 for a complete proof, 1 for an incomplete one (the \
+files then hold the boards found so far), 2 on an error."
+)]
 pub struct RunArgs {
     /// The run directory.
     pub run: PathBuf,
