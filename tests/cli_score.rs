@@ -173,20 +173,21 @@ fn word_list_lines_skipped_counted_and_named() {
     let list = dir.path().join("odd.txt");
     std::fs::write(
         &list,
-        "\u{feff}cat\rsea\r\nqat\n\u{feff}tea\n\ndon't\nab\n  eat \ncafé\nqueen\n",
+        "\u{feff}cat\rsea\r\nqat\n\u{feff}tea\n\ndon't\nab\n  eat \ncafé\nqueen\nTEA\n",
     )
     .expect("write");
     let list_s = list.to_str().expect("utf-8");
     let info = stdout_ok(&["dict", "info", list_s]);
     assert!(info.contains("words: 5\n"), "{info}");
     assert!(info.contains("skipped: 4 lines"), "{info}");
+    assert!(info.contains("repeated: 1 line ("), "{info}");
     // A compiled dictionary does not know its source's skipped lines.
     let dict = dir.path().join("odd.dict");
     let dict_s = dict.to_str().expect("utf-8");
     stdout_ok(&["dict", "build", list_s, "-o", dict_s]);
     let info = stdout_ok(&["dict", "info", dict_s]);
     assert!(
-        info.contains("words: 5\n") && !info.contains("skipped"),
+        info.contains("words: 5\n") && !info.contains("skipped") && !info.contains("repeated"),
         "{info}"
     );
     // 2x2 'seat': sea, eat, tea and 'cat' nowhere; the old-Mac CR split 'cat' from 'sea'.

@@ -88,10 +88,25 @@ fn print_info(dict: &Dictionary, out: &mut Output) -> anyhow::Result<()> {
     writeln!(out, "sha256: {}", info.sha256)?;
     writeln!(out, "words: {}", info.words)?;
     writeln!(out, "nodes: {}", info.nodes)?;
+    let lines = |n: usize| {
+        if n == 1 {
+            "1 line".into()
+        } else {
+            format!("{n} lines")
+        }
+    };
     if let Some(skipped) = info.skipped_lines {
         writeln!(
             out,
-            "skipped: {skipped} lines (not blank, and not a word of 3+ letters a-z with every q followed by u)"
+            "skipped: {} (not blank, and not a word of 3+ letters a-z with every q followed by u)",
+            lines(skipped)
+        )?;
+    }
+    if let Some(repeated) = info.repeated_lines.filter(|&n| n > 0) {
+        writeln!(
+            out,
+            "repeated: {} (a word another line spells, in any case; kept once)",
+            lines(repeated)
         )?;
     }
     Ok(())

@@ -37,6 +37,9 @@ pub struct FilteredWords {
     spelled_len: Vec<u8>,
     /// Lines of the list that were not blank and that the filter refused.
     skipped_lines: usize,
+    /// Lines that passed the filter but spell a word an earlier line kept (the same word in
+    /// another case, or again).
+    repeated_lines: usize,
 }
 
 impl FilteredWords {
@@ -66,6 +69,11 @@ impl FilteredWords {
         self.skipped_lines
     }
 
+    /// Lines that passed the filter but spell a word another line kept.
+    pub fn repeated_lines(&self) -> usize {
+        self.repeated_lines
+    }
+
     /// Every word's spelled length, by position.
     pub fn spelled_lens(&self) -> &[u8] {
         &self.spelled_len
@@ -78,6 +86,7 @@ impl FilteredWords {
             starts: vec![0],
             spelled_len: Vec::with_capacity(order.len()),
             skipped_lines: self.skipped_lines,
+            repeated_lines: self.repeated_lines,
         };
         for &i in order {
             let word = self.letters(i);
@@ -88,6 +97,7 @@ impl FilteredWords {
             out.starts.push(out.letters.len());
             out.spelled_len.push(self.spelled_len[i]);
         }
+        out.repeated_lines += order.len() - out.len();
         out
     }
 }
@@ -101,6 +111,7 @@ pub fn filter_words(text: &str) -> FilteredWords {
         starts: vec![0],
         spelled_len: Vec::new(),
         skipped_lines: 0,
+        repeated_lines: 0,
     };
     for line in crate::text::lines(text) {
         let line = line.trim_start_matches('\u{feff}');
@@ -159,7 +170,8 @@ mod tests {
 
     /// A list out of order, with a word twice in two cases and lines the filter refuses
     /// (`ab` too short, `qat` a q without u), comes out sorted by folded letters (`quit` and
-    /// `quiz` fold to `qit` and `qiz`) and distinct, each word with its spelled length.
+    /// `quiz` fold to `qit` and `qiz`) and distinct, each word with its spelled length, and
+    /// counts the lines it refused and the lines that repeated a word.
     #[test]
     fn lists_come_out_sorted_and_distinct() {
         let words = filter_words("zoo\nquiz\r\nCat\nab\ncat\nqat\n  dog \nquit\n");
@@ -173,6 +185,8 @@ mod tests {
         let sorted = filter_words("cat\ndog\nquit\nquiz\nzoo\n");
         assert_eq!(words.letters, sorted.letters);
         assert_eq!((words.skipped_lines(), sorted.skipped_lines()), (2, 0));
+        // `cat` after `Cat`: one word, one line repeated.
+        assert_eq!((words.repeated_lines(), sorted.repeated_lines()), (1, 0));
         assert!(filter_words("ab\nq\n").is_empty());
     }
 

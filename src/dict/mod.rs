@@ -76,6 +76,9 @@ pub struct DictInfo {
     /// Lines of a text word list that the filter refused (not blank, and not a word of 3+
     /// letters a-z with every q followed by u); `None` for a compiled or the built-in one.
     pub skipped_lines: Option<usize>,
+    /// Lines of a text word list that spell a word another line kept (the same word in
+    /// another case, or again), kept once; `None` for a compiled or the built-in one.
+    pub repeated_lines: Option<usize>,
 }
 
 /// The serialized form of a compiled dictionary (inside the framing of [`crate::format`]).
@@ -126,6 +129,7 @@ impl Dictionary {
                 words: trie.word_count(),
                 nodes: trie.node_count(),
                 skipped_lines: None,
+                repeated_lines: None,
             },
             storage: Storage::BuiltIn,
         }
@@ -151,6 +155,7 @@ impl Dictionary {
                 words: buf.word_len.len(),
                 nodes: buf.nodes.len() / 3,
                 skipped_lines: Some(words.skipped_lines()),
+                repeated_lines: Some(words.repeated_lines()),
             },
             storage: Storage::Owned(buf),
         }
@@ -227,6 +232,7 @@ impl Dictionary {
             words: archive.word_len.len(),
             nodes: nodes.len() / 3,
             skipped_lines: None,
+            repeated_lines: None,
         };
         Ok(Dictionary {
             info,
@@ -345,6 +351,7 @@ mod tests {
         // A compiled file does not record the source's skipped lines.
         let info = DictInfo {
             skipped_lines: None,
+            repeated_lines: None,
             ..d.info().clone()
         };
         assert_eq!(back.info(), &info);
