@@ -218,10 +218,11 @@ pub struct BreakClassArgs {
     pub cell_order: Option<String>,
     /// Also list every candidate (board whose tree bound reaches S) with its Score, not
     /// only the results. The bound printed as `demulti=` is the board's DeMulti, except in
-    /// classes of over 16.8 million word paths, broken a top letter at a time without the
-    /// paths that letter makes redundant: there it lies between Score and DeMulti, and the
-    /// boards listed are those it lifts to S. Heavy 4x4 classes have millions. Without it the breaker prunes by a
-    /// bound on Score on boards of 12 cells or more, and the `candidates:` line counts only the
+    /// classes of over 16.8 million word paths, broken a top letter (the heaviest, a pair of
+    /// letters of the top two cells) at a time without the paths those forced letters make
+    /// redundant: there it lies between Score and DeMulti, and the boards listed are those it
+    /// lifts to S. Heavy 4x4 classes have millions. Without it the breaker prunes by a bound
+    /// on Score on boards of 12 cells or more, and the `candidates:` line counts only the
     /// boards that survive that.
     #[arg(long)]
     pub candidates: bool,

@@ -2,7 +2,8 @@
 //! class was broken exactly once; `rescore`: the audit that re-checks what the journals say.
 //!
 //! `break` checks every candidate where it finds it and journals only the results (boards with
-//! Score ≥ S) and counts, so merging reads a few bytes per class, never a candidate list.
+//! Score ≥ S) and counts, so merging reads a few bytes per class (of a run broken with
+//! `--keep-candidates`, each record's compressed candidate list is read and unpacked too).
 
 use super::error::PipelineError;
 use super::journal::{ClassRecord, read_journal, strays_advice};

@@ -9,12 +9,14 @@
 //! RUN/shards/NNNNN.shard  the canonical class ids of shard N (framed rkyv, mapped)
 //! RUN/shards/NNNNN.journal  append-only, checksummed records of finished classes: their
 //!                         figures and results (and, if kept, every candidate, compressed)
-//! RUN/estimate.txt        the estimate the run was planned by (written by proof.sh; optional)
+//! RUN/estimate.txt        the run's estimate (written by proof.sh before planning, or by
+//!                         slurm/submit.sh --from-estimate; optional)
 //! RUN/results.csv, RUN/summary.txt   the proof's result (merge)
 //! RUN/report.html         a page showing the run at a glance (report; read-only otherwise)
 //! ```
-//! Every file names the run it belongs to (the manifest's fingerprint), so a file copied in
-//! from another run, or a dictionary swapped behind the manifest's back, is refused.
+//! Shard files and journals carry the run's fingerprint (the manifest's), and the dictionary
+//! is checked against the manifest's word-list SHA-256, so a shard or journal copied in from
+//! another run, or a dictionary swapped behind the manifest's back, is refused.
 
 mod breakrun;
 mod costs;

@@ -105,7 +105,8 @@ pub struct ClassFigures {
     pub candidates: u64,
 }
 
-/// The estimate a run was planned by (`RUN/estimate.txt`, written by `proof.sh`).
+/// A run's estimate (`RUN/estimate.txt`, written by `proof.sh` before planning, or by
+/// `scripts/slurm/submit.sh --from-estimate`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlannedEstimate {
     /// Classes the estimate was made for.
