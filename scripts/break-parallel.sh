@@ -87,8 +87,9 @@ workers=$!
 set +m
 wait "$workers" || true
 trap - TERM INT HUP QUIT
-# A worker killed by a signal says nothing itself: its job log line (this run's lines, after
-# the $logged before it) does, in the Signal column (tab-separated, the eighth).
+# A worker killed by a signal says at most that it was stopped (nothing at all after a KILL,
+# the out-of-memory killer's): its job log line (this run's lines, after the $logged before
+# it) names the signal, in the Signal column (tab-separated, the eighth).
 [[ -f "$RUN/parallel.joblog" ]] && tail -n "+$((logged + 1))" "$RUN/parallel.joblog" | awk -F'\t' '
     $1 != "Seq" && $8 != 0 && match($9, /--shard [0-9]+/) {
         printf "break-parallel: shard %s: the worker was killed by signal %s%s\n",

@@ -36,7 +36,7 @@ cd "$(dirname "$0")/.."
 usage() { sed -n '2,25p' "scripts/${0##*/}" | sed 's/^# \{0,1\}//'; }
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then usage; exit 0; fi
 if [[ $# -ne 1 ]]; then usage >&2; exit 2; fi
-SIZE=$1
+SIZE=${1/X/x}
 # Checked first: the questions below (SCORE) depend on it.
 [[ "$SIZE" =~ ^[1-6]x[1-6]$ ]] ||
     { echo "proof.sh: bad size '$SIZE': expected CxR with C and R from 1 to 6, e.g. 4x4 or 3x4" >&2; exit 2; }

@@ -58,13 +58,14 @@ write_table() {
         list=$(field wordlist | cut -d' ' -f1); boards=$(field boards); cpu=$(field "cpu seconds")
         best=$(sed -n '/^[^#]/{s/:.*//p;q}' "$f")
         best_score=$(sed -n '/^[^#]/{s/.*: //p;q}' "$f")
-        # A proof that found no board gets "none" and empty grid and score cells.
-        local board_cells="none |"
+        # The best board, its grid and its score; "none" and two empty cells for a proof
+        # that found no board.
+        local board_cells="none | | |"
         if [[ -n "$best" ]]; then
             grid=$("$BOGGLEMAX" show --size "$size" "$best" | sed 's/ /\&nbsp;/g' | paste -sd'|' | sed 's/|/<br>/g')
-            board_cells="\`$best\` | <code>$grid</code>"
+            board_cells="\`$best\` | <code>$grid</code> | $best_score |"
         fi
-        rows+="| $size | $list | $scoring | $score | $boards | $board_cells | $best_score | $cpu | [$(basename "$f")](@DIR@$(basename "$f")) |"$'\n'
+        rows+="| $size | $list | $scoring | $score | $boards | $board_cells $cpu | [$(basename "$f")](@DIR@$(basename "$f")) |"$'\n'
     done
     local table
     table="| size | word list | scoring | S | boards ≥ S | best board | as a grid | its score | CPU seconds | file |"$'\n'
@@ -136,7 +137,7 @@ else
                     if [[ -f "$l" ]]; then basename "$l" .txt; fi; done; done | sort -u | paste -sd' ')
         hint=
         [[ "$LIST" == *.txt ]] && hint=" (give the name without .txt: ${LIST%.txt})"
-        where=$(for folder in "${folders[@]}"; do realpath -m "$folder"; done | paste -sd' ')
+        where=$(for folder in "${folders[@]}"; do realpath -m "$folder" 2> /dev/null || printf '%s\n' "$folder"; done | paste -sd' ')
         echo "publish.sh: no word list $LIST.txt in $where$hint; the names there: ${names:-none} (WORDLISTS= names another folder; enable2k is built in)" >&2
         exit 2
     fi

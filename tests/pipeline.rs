@@ -669,6 +669,18 @@ fn a_file_for_a_run_and_break_without_a_shard_are_explained() {
         &["merge", s(dir.path())],
         "not a run directory (no manifest.bmx; give the folder `bogglemax plan --out` made)",
     );
+    // Given relative to the run itself, the run is `.`.
+    let out = bin()
+        .args(["status", "shards"])
+        .current_dir(&runp)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("shards: not a run directory (no manifest.bmx); the run is .\n"),
+        "{err}"
+    );
     fails_with(&["break", s(&runp)], "<--shard <K>|--all>");
     fails_with(
         &["break", s(&runp), "--all", "--shard", "0"],

@@ -1,8 +1,8 @@
 //! Crash-and-resume tests. Every crash is placed by progress, never by the clock: a named
 //! crash point (src/failpoint.rs) kills the worker at the K-th journaled class, the K-th
 //! top-split checkpoint, halfway through writing a record, or between writing an output and
-//! renaming it; and two tests send a real SIGKILL, TERM or INT from outside to a worker that is paused
-//! after a journaled class. Whatever the machine's speed or load, the same crash happens at
+//! renaming it; and two tests send a real KILL, TERM or INT from outside to a worker that
+//! is paused after a journaled class. Whatever the machine's speed or load, the same crash happens at
 //! the same step, and every resumed run must give a `results.csv` byte-identical to an
 //! uninterrupted run's, with the same number of candidates checked.
 //!
@@ -251,11 +251,16 @@ fn stop_paused_break(run: &Path, k: u64, signal: i32) -> String {
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     // A test run started in the background of a script has INT ignored, and the worker
-    // would inherit that (and rightly keep it): give it INT's default action.
-    // SAFETY: between fork and exec only `signal(2)`, which is async-signal-safe.
+    // would inherit that (and rightly keep it), or a harness may start it with signals
+    // blocked: give the worker INT's default action and no blocked signal.
+    // SAFETY: between fork and exec only `signal(2)`, `sigemptyset(3)` and
+    // `sigprocmask(2)`, all async-signal-safe, on a set on this stack.
     unsafe {
         command.pre_exec(|| {
             libc::signal(libc::SIGINT, libc::SIG_DFL);
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
             Ok(())
         });
     }
@@ -276,10 +281,9 @@ fn stop_paused_break(run: &Path, k: u64, signal: i32) -> String {
     });
     let paused = rx.recv_timeout(HANG_LIMIT);
     let still_running = child.try_wait().expect("try_wait").is_none();
-    let sent = std::process::Command::new("kill")
-        .args([format!("-{signal}"), child.id().to_string()])
-        .status()
-        .is_ok_and(|status| status.success());
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    // SAFETY: a signal to our own child, not yet reaped, so `pid` is still its.
+    let sent = unsafe { libc::kill(pid, signal) } == 0;
     // Only turns a worker the signal did not end into a clear failure.
     let deadline = std::time::Instant::now() + HANG_LIMIT;
     while sent && child.try_wait().expect("try_wait").is_none() {

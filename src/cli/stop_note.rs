@@ -9,15 +9,18 @@
 use std::io::IsTerminal;
 use std::sync::OnceLock;
 
-/// The note, set once per process before the handler is installed.
-static NOTE: OnceLock<Note> = OnceLock::new();
+/// The whole note for each signal, set once per process before the handler is installed:
+/// one buffer, so that one `write(2)` puts it out whole even when many workers sharing a log
+/// or a terminal are stopped at once. On a terminal it starts a line of its own, since a
+/// progress bar may be half drawn there.
+static NOTES: OnceLock<Notes> = OnceLock::new();
 
-/// What is written before and after the signal's name. On a terminal the note starts a line
-/// of its own, since a progress bar may be half drawn there.
-struct Note {
-    before: Box<[u8]>,
-    after: Box<[u8]>,
-}
+/// The signals that leave a note: TERM, INT and HUP, in [`Notes`]' order.
+#[cfg(unix)]
+const SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+
+/// The note each of [`SIGNALS`] writes.
+struct Notes([Box<[u8]>; 3]);
 
 /// From now on, a TERM, INT or HUP prints `bogglemax: stopped by SIG…; NOTE` on standard
 /// error and then ends the process by that signal. A signal the process was started with
@@ -29,17 +32,19 @@ pub fn say_when_stopped(note: &str) {
     } else {
         ""
     };
-    let before = format!("{line_break}bogglemax: stopped by SIG");
-    let after = format!("; {note}\n");
-    let note = Note {
-        before: before.into_bytes().into(),
-        after: after.into_bytes().into(),
+    let text = |name: &str| -> Box<[u8]> {
+        format!("{line_break}bogglemax: stopped by SIG{name}; {note}\n")
+            .into_bytes()
+            .into()
     };
-    if NOTE.set(note).is_err() {
+    if NOTES
+        .set(Notes([text("TERM"), text("INT"), text("HUP")]))
+        .is_err()
+    {
         return;
     }
     #[cfg(unix)]
-    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+    for signal in SIGNALS {
         install(signal);
     }
 }
@@ -59,29 +64,41 @@ fn install(signal: libc::c_int) {
         action.sa_sigaction = on_stop as extern "C" fn(libc::c_int) as libc::sighandler_t;
         // The handler runs once: the default action is back as it starts.
         action.sa_flags = libc::SA_RESETHAND;
+        // While it runs, the other two wait (an INT then a TERM, as a batch script sends
+        // them, give one note and the first signal's end).
         libc::sigemptyset(&mut action.sa_mask);
+        for other in SIGNALS {
+            libc::sigaddset(&mut action.sa_mask, other);
+        }
         libc::sigaction(signal, &action, std::ptr::null_mut());
     }
 }
 
-/// Writes the note and raises the signal again. The signal stays blocked while the handler
-/// runs, and `SA_RESETHAND` has restored its default action, so the raised signal ends the
-/// process as the handler returns. Only `write(2)` and `raise(3)` are called, both
-/// async-signal-safe (`OnceLock::get` is an atomic load); the note was set before the
-/// handler was installed and never changes.
+/// Writes the note, if standard error takes it at once, and raises the signal again: with
+/// its default action back (`SA_RESETHAND`), that ends the process as the signal would have
+/// without the handler, either at once or as the handler returns. Only `poll(2)`,
+/// `write(2)` and `raise(3)` are called, all async-signal-safe, and `OnceLock::get`, an
+/// atomic load; the notes were set before the handler was installed and never change.
 #[cfg(unix)]
 extern "C" fn on_stop(signal: libc::c_int) {
-    let name: &[u8] = match signal {
-        libc::SIGTERM => b"TERM",
-        libc::SIGINT => b"INT",
-        _ => b"HUP",
-    };
-    if let Some(note) = NOTE.get() {
-        for part in [&note.before[..], name, &note.after[..]] {
-            // SAFETY: a valid buffer of `part.len()` bytes. A failed or short write loses
+    let index = SIGNALS.iter().position(|&s| s == signal).unwrap_or(0);
+    if let Some(notes) = NOTES.get() {
+        let note = &notes.0[index];
+        // A full pipe (a reader that stopped reading) would hold the process in `write`:
+        // the note is dropped rather than the stop delayed.
+        let mut stderr = libc::pollfd {
+            fd: 2,
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        // SAFETY: one valid `pollfd`; a zero timeout returns at once.
+        let ready =
+            unsafe { libc::poll(&mut stderr, 1, 0) } == 1 && stderr.revents & libc::POLLOUT != 0;
+        if ready {
+            // SAFETY: a valid buffer of `note.len()` bytes. A failed or short write loses
             // only the note; the process ends by the signal all the same.
             unsafe {
-                libc::write(2, part.as_ptr().cast(), part.len());
+                libc::write(2, note.as_ptr().cast(), note.len());
             }
         }
     }

@@ -152,10 +152,16 @@ impl RunDir {
             )));
         }
         let looks_planned = root.join("shards").is_dir() || root.join("dict.bmx").exists();
-        if !path.exists() && !looks_planned {
-            // A folder inside a run (its shards/) or beside one, most likely; a run that lost
-            // its manifest is named by the error of reading it, below.
-            let parent = root.parent().filter(|p| RunDir::manifest_path(p).is_file());
+        // Only a manifest known to be absent: one that cannot be looked at (permissions) is
+        // named by the error of reading it, below, as is a run that lost its manifest.
+        let absent = matches!(path.try_exists(), Ok(false));
+        if absent && !looks_planned {
+            // A folder inside a run (its shards/) or beside one, most likely.
+            let parent = match root.parent() {
+                Some(p) if p.as_os_str().is_empty() => Some(Path::new(".")),
+                p => p,
+            };
+            let parent = parent.filter(|p| RunDir::manifest_path(p).is_file());
             return Err(PipelineError::Usage(match parent {
                 Some(p) => format!(
                     "{}: not a run directory (no manifest.bmx); the run is {}",

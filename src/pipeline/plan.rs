@@ -89,7 +89,11 @@ pub fn plan(
     let _ = std::fs::remove_dir_all(&tmp);
     // A folder that cannot be made there (no permission, a read-only or special filesystem)
     // is named by the run's name, not the hidden one.
-    std::fs::create_dir(&tmp).map_err(|e| PipelineError::io(out, e))?;
+    std::fs::create_dir(&tmp).map_err(|e| match e.kind() {
+        // The old one could not be removed (say, an NFS `.nfs` file in it).
+        std::io::ErrorKind::AlreadyExists => PipelineError::io(&tmp, e),
+        _ => PipelineError::io(out, e),
+    })?;
     let made = RunDir::create(&tmp, manifest, &dict.to_compiled(), &shards).and_then(|_| {
         crate::failpoint::point("before-rename");
         std::fs::rename(&tmp, out).map_err(|e| PipelineError::io(out, e))
