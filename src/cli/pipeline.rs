@@ -463,9 +463,9 @@ pub fn run_status(args: &StatusArgs, out: &mut Output) -> anyhow::Result<()> {
         writeln!(
             out,
             "shard cpu seconds: min {min:.1}, mean {mean:.1}, max {max:.1} ({:.2}x the mean, \
-             {} complete)",
+             {})",
             if mean > 0.0 { max / mean } else { 1.0 },
-            counted(finished.len() as u64, "shard", "shards")
+            counted(finished.len() as u64, "complete shard", "complete shards")
         )?;
     }
     writeln!(out, "classes done: {done} of {total}")?;
