@@ -8,6 +8,7 @@
 
 use std::io::IsTerminal;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The whole note for each signal, set once per process before the handler is installed:
 /// one buffer, so that one `write(2)` puts it out whole even when many workers sharing a log
@@ -21,6 +22,9 @@ const SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
 
 /// The note each of [`SIGNALS`] writes.
 struct Notes([Box<[u8]>; 3]);
+
+/// Bit `i` set: the handler is installed for `SIGNALS[i]` (it was not ignored at the start).
+static INSTALLED: AtomicU32 = AtomicU32::new(0);
 
 /// From now on, a TERM, INT or HUP prints `bogglemax: stopped by SIG…; NOTE` on standard
 /// error and then ends the process by that signal. A signal the process was started with
@@ -44,13 +48,15 @@ pub fn say_when_stopped(note: &str) {
         return;
     }
     #[cfg(unix)]
-    for signal in SIGNALS {
-        install(signal);
+    for i in 0..SIGNALS.len() {
+        install(i);
     }
 }
 
+/// Installs the handler for `SIGNALS[i]` unless the signal is ignored.
 #[cfg(unix)]
-fn install(signal: libc::c_int) {
+fn install(i: usize) {
+    let signal = SIGNALS[i];
     // SAFETY: `sigaction` is given valid pointers to zeroed (then filled) `sigaction`
     // structs; the handler only makes async-signal-safe calls (see `on_stop`).
     unsafe {
@@ -60,12 +66,14 @@ fn install(signal: libc::c_int) {
         {
             return;
         }
+        // Marked first, so that the handler, from its first run, gives it its default back.
+        INSTALLED.fetch_or(1 << i, Ordering::SeqCst);
         let mut action: libc::sigaction = std::mem::zeroed();
         action.sa_sigaction = on_stop as extern "C" fn(libc::c_int) as libc::sighandler_t;
         // The handler runs once: the default action is back as it starts.
         action.sa_flags = libc::SA_RESETHAND;
         // While it runs, the other two wait (an INT then a TERM, as a batch script sends
-        // them, give one note and the first signal's end).
+        // them, give one note; see `on_stop`).
         libc::sigemptyset(&mut action.sa_mask);
         for other in SIGNALS {
             libc::sigaddset(&mut action.sa_mask, other);
@@ -74,11 +82,13 @@ fn install(signal: libc::c_int) {
     }
 }
 
-/// Writes the note, if standard error takes it at once, and raises the signal again: with
-/// its default action back (`SA_RESETHAND`), that ends the process as the signal would have
-/// without the handler, either at once or as the handler returns. Only `poll(2)`,
-/// `write(2)` and `raise(3)` are called, all async-signal-safe, and `OnceLock::get`, an
-/// atomic load; the notes were set before the handler was installed and never change.
+/// Writes the note, if standard error takes it at once, gives every stop signal it handles
+/// its default action back, and raises the signal again: that ends the process as the signal
+/// would have without the handler, either at once or as the handler returns. (Another stop
+/// signal that came meanwhile waited, blocked, and now has its default action too: one note,
+/// whichever of the two the process then dies by.) Only `poll(2)`, `write(2)`, `signal(2)`
+/// and `raise(3)` are called, all async-signal-safe, and atomic loads (`OnceLock::get`
+/// among them); the notes were set before the handler was installed and never change.
 #[cfg(unix)]
 extern "C" fn on_stop(signal: libc::c_int) {
     let index = SIGNALS.iter().position(|&s| s == signal).unwrap_or(0);
@@ -102,8 +112,15 @@ extern "C" fn on_stop(signal: libc::c_int) {
             }
         }
     }
-    // SAFETY: raising a signal of this process; see above for why it ends the process.
+    let installed = INSTALLED.load(Ordering::SeqCst);
+    // SAFETY: default actions for signals this handler was installed for, and a signal of
+    // this process raised; see above for why it ends the process.
     unsafe {
+        for (i, other) in SIGNALS.into_iter().enumerate() {
+            if installed & 1 << i != 0 {
+                libc::signal(other, libc::SIG_DFL);
+            }
+        }
         libc::raise(signal);
     }
 }
