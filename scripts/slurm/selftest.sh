@@ -11,7 +11,8 @@
 #   R: `scontrol requeue` a task while it runs: Slurm restarts it, it resumes its journal,
 #      and R's results.csv equals L's.
 #   T: tasks held at a crash point (BOGGLEMAX_FAILPOINT=...:pause) until their time limit
-#      kills them (TIMEOUT); resubmit.sh finishes the run, equal to L's.
+#      kills them (TIMEOUT; each log ends with the worker's stop note); resubmit.sh finishes
+#      the run, equal to L's.
 # The test cluster has MaxArraySize=6 so that B's 8 shards need two arrays (offset path).
 # Prints PASS/FAIL lines; exits 1 on any failure. Every daemon it started is killed by pid
 # on exit, whatever happens. Not root or no apt-get: prints "slurm selftest SKIPPED" and
@@ -33,7 +34,7 @@ skip() {
     exit 0
 }
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
     exit 0
 fi
 [[ "${SLURM_SELFTEST:-}" == skip ]] && skip "SLURM_SELFTEST=skip"
@@ -502,6 +503,10 @@ wait_queue_empty "T" || true
 for task in 0 1; do
     st=$(job_state "${ARRAYS[0]:-x}_$task")
     expect "T: task ${ARRAYS[0]:-x}_$task ended by its time limit ($st)" test "$st" = TIMEOUT
+    # Slurm's TERM at the time limit: the worker's last words say what is kept.
+    log=$(find "$P/logs" -name "break-${ARRAYS[0]:-x}_$task.log" | head -1)
+    expect "T: task ${ARRAYS[0]:-x}_$task's log has the worker's stop note" \
+        grep -q '^bogglemax: stopped by SIGTERM; the classes finished are kept' "${log:-/dev/null}"
 done
 pending=$("$BIN" status "$P" --pending | paste -sd, -)
 expect "T: both shards are pending after the timeouts (pending: '$pending')" test "$pending" = 0,1
