@@ -388,7 +388,22 @@ fn bad_estimate_and_costs_inputs_are_refused_in_one_line() {
     );
     fails_with(
         &proof_3x3("estimate", &["--sample", "5", "--replay", s(&run)]),
-        "no measured cost",
+        "only 25 of the 102 classes have a measured cost",
+    );
+    // A file that is no journal: refused, left as it is, with an estimate's advice.
+    let not_journal = dir.path().join("not.journal");
+    std::fs::write(&not_journal, "class_id,seconds\n").unwrap();
+    fails_with(
+        &proof_3x3(
+            "estimate",
+            &["--sample", "1", "--quiet", "--journal", s(&not_journal)],
+        ),
+        "not a bogglemax journal (bad magic) (give another --journal, or move this one aside",
+    );
+    assert_eq!(
+        std::fs::read(&not_journal).unwrap(),
+        b"class_id,seconds\n",
+        "left as it was"
     );
 }
 

@@ -39,7 +39,13 @@ broken so far (tree nodes against how well the class's letter sets chain into wo
 heavy classes likelier to be drawn, and each is weighted by how likely it was, so the heavy \
 tail is sampled and the estimate is unbiased (but for the floor at the sampled classes' \
 sum, which only moves a total toward the truth). The same seed and --sample draw the same \
-classes on every machine; only the seconds differ.\n\nSeveral seeds draw independent \
+classes on every machine; only the seconds differ.\n\nThe intervals cover the sampling \
+only. A class's seconds also vary from one run to the next and from day to day on the same \
+machine (by up to 2x between days on a shared one), which cpu_seconds_90 leaves out: add that \
+spread, or compare tree_nodes_90, which has none. Candidates and results often lie in a few \
+classes (one 3x3 class holds four fifths of the proof's candidates): a sample that misses them \
+reports too few, with a narrow interval, so read those two as a guide, not a bound.\n\n\
+Several seeds draw independent \
 samples and pool them into one estimate (line samples_pooled). The samples can be drawn \
 apart, each by its own process or cluster task into its own journal, and pooled afterwards \
 from the journals alone, breaking nothing:\n\n  bogglemax estimate ... --seed 1 --sample 8 \
@@ -141,6 +147,10 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             "the classes broken so far are kept in {}; the same command goes on from them",
             journal.display()
         ));
+    } else if args.replay.is_none() {
+        super::stop_note::say_when_stopped(
+            "no class broken so far is kept (--journal FILE keeps them for the next estimate)",
+        );
     }
     // A run directory replayed gives the settings the flags leave out (and must agree with
     // those they give); a costs file records none, so the flags must give them.

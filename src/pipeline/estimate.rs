@@ -9,7 +9,7 @@
 
 use super::costs::{ClassCost, ClassCosts};
 use super::error::PipelineError;
-use super::journal::{ClassRecord, OTHER_RUN, ShardJournal};
+use super::journal::{ClassRecord, DAMAGED_SHARD_ADVICE, OTHER_RUN, ShardJournal};
 use super::manifest::fingerprint;
 use super::plan::recorded_class_space;
 use super::sampling::{
@@ -796,13 +796,13 @@ impl Replay {
         let space = recorded_class_space(size, partition)?;
         costs.check_space(&space).map_err(PipelineError::Usage)?;
         let ids = space.canonical_ids();
-        if let Some(missing) = ids
-            .iter()
-            .find(|&&id| costs.get(id).is_none_or(|c| !c.measured))
-        {
+        let unmeasured = |id: &u64| costs.get(*id).is_none_or(|c| !c.measured);
+        if let Some(missing) = ids.iter().find(|id| unmeasured(id)) {
+            let measured = ids.len() - ids.iter().filter(|id| unmeasured(id)).count();
             return Err(PipelineError::Usage(format!(
-                "class {missing} has no measured cost; a replay needs a finished run of the \
-                 same size and partition"
+                "only {measured} of the {} classes have a measured cost (class {missing} has \
+                 none); a replay needs a finished run of the same size and partition",
+                ids.len()
             )));
         }
         let feature = class_features(&space, trie, &ids)?;
@@ -917,6 +917,16 @@ impl EstimateJournal {
                         ),
                     }
                 }
+                PipelineError::Corrupt { path, why } => PipelineError::Corrupt {
+                    path,
+                    why: match why.strip_suffix(DAMAGED_SHARD_ADVICE) {
+                        Some(why) => format!(
+                            "{why} (give another --journal, or move this one aside: the \
+                             classes it held are broken anew)"
+                        ),
+                        None => why,
+                    },
+                },
                 e => e,
             })?;
         Ok(EstimateJournal {

@@ -350,6 +350,11 @@ pub fn read_journal(
     parse(path, &bytes, run_id, size)
 }
 
+/// What a damaged shard journal's error ends with: how to go on without it. An estimate
+/// journal's error says its own ([`super::estimate`]).
+pub(super) const DAMAGED_SHARD_ADVICE: &str = " (to go on without it: move the journal aside \
+     and break the shard again; its classes are broken anew)";
+
 fn parse(
     path: &Path,
     bytes: &[u8],
@@ -358,10 +363,7 @@ fn parse(
 ) -> Result<JournalContents, PipelineError> {
     let corrupt = |why: String| PipelineError::Corrupt {
         path: path.to_path_buf(),
-        why: format!(
-            "{why} (to go on without it: move the journal aside and break the shard again; \
-             its classes are broken anew)"
-        ),
+        why: format!("{why}{DAMAGED_SHARD_ADVICE}"),
     };
     let mut out = JournalContents::default();
     if bytes.is_empty() {

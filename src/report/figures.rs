@@ -37,7 +37,7 @@ const Z90: f64 = 1.645;
 /// certified (and at least [`RATE_MIN_CLASSES`]).
 pub const RATE_PREFERRED_SHARE: f64 = 0.05;
 /// See [`RATE_PREFERRED_SHARE`].
-const RATE_MIN_CLASSES: usize = 30;
+pub const RATE_MIN_CLASSES: usize = 30;
 
 /// The remaining CPU time of a run, and the other figure where there are two.
 ///

@@ -1,8 +1,8 @@
 //! The report page's markup: maud templates for each section, inline SVG for the charts.
 
 use super::figures::{
-    BINS_PER_DECADE, CostHistogram, RATE_PREFERRED_SHARE, RemainingSource, bytes, compact, count,
-    duration, power_label, quantiles, remaining, utc,
+    BINS_PER_DECADE, CostHistogram, RATE_MIN_CLASSES, RATE_PREFERRED_SHARE, RemainingSource, bytes,
+    compact, count, duration, power_label, quantiles, remaining, utc,
 };
 use super::known::compare;
 use super::{BOARDS_DRAWN, BOARDS_LISTED, ReportData};
@@ -185,7 +185,7 @@ fn progress_section(s: &RunSnapshot) -> Markup {
                     RemainingSource::Estimate => {
                         "Time left from the estimate this run was planned by (RUN/estimate.txt, "
                         code { "bogglemax estimate" } "), for the " (count(r.classes_left)) " classes left; "
-                        "the measured rate takes over once " (format!("{:.0} %", RATE_PREFERRED_SHARE * 100.0)) " of the classes are certified."
+                        "the measured rate takes over once " (format!("{:.0} %", RATE_PREFERRED_SHARE * 100.0)) " of the classes, and at least " (RATE_MIN_CLASSES) ", are certified."
                     }
                     RemainingSource::MeasuredRate => {
                         "Time left from the measured rate: the mean CPU time of the " (count(s.class_seconds.len() as u64))
