@@ -380,10 +380,9 @@ pub fn run_merge(args: &RunArgs, out: &mut Output) -> anyhow::Result<()> {
 #[command(
     after_help = "Prints the run's settings, then one line per shard (classes finished of its \
 classes, CPU seconds, and `complete`, or `running` while a worker of this machine holds it), \
-the shards \
-complete, the spread of complete shards' CPU seconds, the classes done, the CPU seconds so far, \
-an ETA in CPU seconds at the mean rate so far (divide by the workers), and the slowest classes \
-with their CPU seconds. Safe while workers run: it takes no lock and reads the finished classes \
+the shards complete, the spread of complete shards' CPU seconds, the classes done, the CPU \
+seconds so far, an ETA in CPU seconds at the mean rate so far (divide by the workers), and \
+the slowest classes with their CPU seconds. Safe while workers run: it takes no lock and reads the finished classes \
 of each journal. Exits 0 whether or not the run is finished (`merge` gives the verdict), 2 on \
 an error."
 )]
