@@ -351,7 +351,7 @@ pub fn read_journal(
 }
 
 /// What a damaged shard journal's error ends with: how to go on without it. An estimate
-/// journal's error says its own ([`super::estimate`]).
+/// journal's error says its own ([`super::estimate::EstimateJournal::open`]).
 pub(super) const DAMAGED_SHARD_ADVICE: &str = " (to go on without it: move the journal aside \
      and break the shard again; its classes are broken anew)";
 
