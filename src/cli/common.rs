@@ -203,6 +203,11 @@ fn on_stdout(err: std::io::Error) -> std::io::Error {
     std::io::Error::new(err.kind(), format!("writing standard output: {err}"))
 }
 
+/// `n` and its noun, singular for one: `1 shard`, `16 shards`.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 //! `bogglemax dict build|info`: compile a word list, describe a compiled dictionary.
 
-use super::common::Output;
+use super::common::{Output, counted};
 use anyhow::Context;
 use bogglemax::dict::Dictionary;
 use bogglemax::format::write_atomic;
@@ -88,13 +88,7 @@ fn print_info(dict: &Dictionary, out: &mut Output) -> anyhow::Result<()> {
     writeln!(out, "sha256: {}", info.sha256)?;
     writeln!(out, "words: {}", info.words)?;
     writeln!(out, "nodes: {}", info.nodes)?;
-    let lines = |n: usize| {
-        if n == 1 {
-            "1 line".into()
-        } else {
-            format!("{n} lines")
-        }
-    };
+    let lines = |n: usize| counted(n as u64, "line", "lines");
     if let Some(skipped) = info.skipped_lines {
         writeln!(
             out,

@@ -1,7 +1,7 @@
 //! `bogglemax plan`, `break`, `rescore`, `merge`, `status` and `report`: the proof pipeline's
 //! stages.
 
-use super::common::{DictArgs, Output, parse_size};
+use super::common::{DictArgs, Output, counted, parse_size};
 use anyhow::{Context, bail};
 use bogglemax::board::Size;
 use bogglemax::pipeline::{self, BreakOptions, PipelineError, PlanSettings, RunDir};
@@ -593,8 +593,3 @@ pub fn run_report(args: &ReportArgs, out: &mut Output) -> anyhow::Result<()> {
 
 /// What marks a file as a page `report` wrote (its `generator` meta tag, in its first lines).
 const REPORT_MARK: &[u8] = b"bogglemax proof report";
-
-/// `n` and its noun, singular for one: `1 shard`, `16 shards`.
-fn counted(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
