@@ -231,10 +231,61 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
         ],
         "no such run directory or costs file",
     );
+    // A costs file names its proof as the run does: replayed alone it draws the same, and
+    // settings given besides must agree. One without those lines (an older file) needs the
+    // flags.
+    let from_file = keys(&stdout_ok(&[
+        "estimate",
+        "--replay",
+        s(&costs),
+        "--sample",
+        "5",
+        "--quiet",
+    ]));
+    assert_eq!(number(&from_file["tree_nodes"]), point);
     fails_with(
-        &["estimate", "--replay", s(&costs), "--sample", "5"],
-        "a costs file does not say the proof's settings",
+        &[
+            "estimate",
+            "--replay",
+            s(&costs),
+            "--sample",
+            "5",
+            "--score",
+            "501",
+        ],
+        "the costs file's score is 500, this estimate's 501: give the costs file's",
     );
+    let words = dir.path().join("words.txt");
+    std::fs::write(&words, "cat\ndog\n").unwrap();
+    fails_with(
+        &[
+            "estimate",
+            "--replay",
+            s(&costs),
+            "--sample",
+            "5",
+            "--wordlist",
+            s(&words),
+        ],
+        "the costs file's word list is enable2k (built-in), this estimate's",
+    );
+    let older = dir.path().join("older.csv");
+    let text = std::fs::read_to_string(&costs).unwrap();
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') || l.starts_with("# classes: "))
+        .collect();
+    assert_eq!(kept.len() + 5, text.lines().count(), "five settings lines");
+    std::fs::write(&older, kept.join("\n") + "\n").unwrap();
+    fails_with(
+        &["estimate", "--replay", s(&older), "--sample", "5"],
+        "this costs file does not say the proof's settings",
+    );
+    let older_replay = keys(&stdout_ok(&proof_3x3(
+        "estimate",
+        &["--replay", s(&older), "--sample", "5", "--quiet"],
+    )));
+    assert_eq!(number(&older_replay["tree_nodes"]), point);
 
     // Measured when written: 34 and 32 of 40 (5 draws are few: on the 3- and 4-bucket runs,
     // with 5 % of their classes, 40 and 40).
@@ -386,6 +437,24 @@ fn bad_estimate_and_costs_inputs_are_refused_in_one_line() {
         note.contains("gives the cost of 25 of the 102 classes"),
         "{note}"
     );
+    // Costs measured at another S deal the classes all the same, with a note that says so.
+    let other_score = dir.path().join("other-score");
+    let mut at_501 = proof_3x3("plan", &["--shards", "4", "--costs", s(&run)]);
+    at_501[6] = "501";
+    at_501.extend(["--out", s(&other_score)]);
+    let planned = common::run(&at_501);
+    assert!(planned.status.success());
+    let note = String::from_utf8_lossy(&planned.stderr);
+    assert!(
+        note.contains(
+            "were measured in another proof (score 500, not this plan's 501; \
+                       switchover 1125, not this plan's 1127)"
+        ),
+        "{note}"
+    );
+    let same_score = common::run(&replan(s(&dir.path().join("same-score"))));
+    let note = String::from_utf8_lossy(&same_score.stderr);
+    assert!(!note.contains("another proof"), "{note}");
     fails_with(
         &proof_3x3("estimate", &["--sample", "5", "--replay", s(&run)]),
         "only 25 of the 102 classes have a measured cost",

@@ -4,7 +4,9 @@ use super::common::{DictArgs, Output, parse_size};
 use anyhow::{Context, bail};
 use bogglemax::board::Size;
 use bogglemax::dict::Dictionary;
-use bogglemax::pipeline::{self, ClassCosts, EstimateSettings, Replay, RunDir, Sample, SampleSize};
+use bogglemax::pipeline::{
+    self, ClassCosts, CostSettings, EstimateSettings, Replay, RunDir, Sample, SampleSize,
+};
 use bogglemax::solve::Scoring;
 use clap::Args;
 use std::io::Write;
@@ -63,10 +65,10 @@ pub struct EstimateArgs {
     pub size: Option<Size>,
     #[command(flatten)]
     pub dict: DictArgs,
-    /// The bucket partition, as `plan` takes it (required without --run or --replay RUN).
+    /// The bucket partition, as `plan` takes it (required unless --run or --replay gives it).
     #[arg(long, value_name = "P", required_unless_present_any = ["run", "replay"])]
     pub partition: Option<String>,
-    /// The score S of the proof (required without --run or --replay RUN).
+    /// The score S of the proof (required unless --run or --replay gives it).
     #[arg(long, value_name = "S", required_unless_present_any = ["run", "replay"])]
     pub score: Option<u32>,
     /// Switchover, as `plan` takes it. Default: 9/4 × S.
@@ -108,9 +110,12 @@ pub struct EstimateArgs {
     pub costs_out: Option<PathBuf>,
     /// Validation: draw from a finished run's recorded costs (its directory, or a costs
     /// file from `status --costs`) instead of breaking classes, to see how close an estimate
-    /// of this size comes to the run's real total. A run directory gives the settings the
-    /// flags (or --run) leave out, and must agree with those they give; a costs file needs
-    /// --size, --partition and --score, or --run.
+    /// of this size comes to the run's real total. A run directory, or a costs file that
+    /// names its proof (those of `status --costs` and `estimate --costs-out` do), gives the
+    /// settings the flags (or --run) leave out, and must agree with those they give; a costs
+    /// file from before files named their proof needs --size, --partition and --score, or
+    /// --run. A costs file's word list is not kept: give it with --wordlist unless it is the
+    /// built-in one.
     #[arg(long, value_name = "RUN|FILE", requires = "sample")]
     pub replay: Option<PathBuf>,
     /// Keep every class broken in FILE (created if missing), and take the classes it already
@@ -152,20 +157,16 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             "no class broken so far is kept (--journal FILE keeps them for the next estimate)",
         );
     }
-    // A run directory replayed gives the settings the flags leave out (and must agree with
-    // those they give); a costs file records none, so the flags must give them.
-    // Opened once: its manifest, its check and its costs all come from this one RunDir.
-    let replayed_run = match &args.replay {
-        Some(path) if path.is_dir() => Some(RunDir::open(path)?),
-        Some(path) if !path.exists() => bail!(
-            "--replay {}: no such run directory or costs file",
-            path.display()
-        ),
-        _ => None,
+    // What is replayed: a run directory (opened once: its manifest, its check and its costs
+    // all come from this one RunDir) or a costs file.
+    let replayed = match &args.replay {
+        Some(path) => Some(Replayed::open(path)?),
+        None => None,
     };
     // The settings and dictionary: a planned run's, or the flags' (those of a replayed run
-    // where the flags leave them out).
-    let (dict, settings, run_shards) = match (&args.run, &replayed_run) {
+    // or costs file where the flags leave them out).
+    let recorded = replayed.as_ref().and_then(|r| r.proof.as_ref());
+    let (dict, settings, run_shards) = match (&args.run, recorded) {
         (Some(path), _) => {
             let run = RunDir::open(path)?;
             let m = run.manifest();
@@ -182,37 +183,38 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             };
             (run.dictionary()?, settings, Some(m.shards as u64))
         }
-        (None, Some(run)) => {
-            let m = run.manifest();
-            let size = args.size.unwrap_or(run.size());
-            // `--scoring standard` cannot be told from no --scoring: the run's is taken.
+        (None, Some(proof)) => {
+            let size = args.size.unwrap_or(proof.size);
+            // `--scoring standard` cannot be told from no --scoring: the recorded one is taken.
             let scoring = match args.dict.scoring {
-                Scoring::Standard => run.scoring(),
+                Scoring::Standard => proof.scoring,
                 given => given,
             };
-            let dict = match &args.dict.wordlist {
-                Some(_) => args.dict.load(size)?,
-                None => run.dictionary()?,
+            let run = replayed.as_ref().and_then(|r| r.run.as_ref());
+            let dict = match (&args.dict.wordlist, run) {
+                (None, Some(run)) => run.dictionary()?,
+                _ => args.dict.load(size)?,
             };
             let settings = EstimateSettings {
                 size,
-                partition: args.partition.clone().unwrap_or(m.partition.clone()),
-                threshold: args.score.unwrap_or(m.threshold),
-                switchover: args.switchover.or(Some(m.switchover)),
+                partition: args.partition.clone().unwrap_or(proof.partition.clone()),
+                threshold: args.score.unwrap_or(proof.settings.threshold),
+                switchover: args.switchover.or(Some(proof.settings.switchover)),
                 scoring,
                 samples,
                 threads: args.threads,
                 quiet: args.quiet,
                 journals: args.journal.clone(),
             };
-            (dict, settings, Some(m.shards as u64))
+            (dict, settings, run.map(|r| r.manifest().shards as u64))
         }
         (None, None) => {
             let (Some(partition), Some(threshold)) = (&args.partition, args.score) else {
                 // Required by clap unless --run or --replay is given: here --replay FILE.
                 bail!(
-                    "--replay {}: a costs file does not say the proof's settings: give \
-                     --size, --partition and --score, or --run RUN",
+                    "--replay {}: this costs file does not say the proof's settings (a file \
+                     from an older bogglemax): give --size, --partition and --score, or --run \
+                     RUN",
                     args.replay.as_deref().unwrap_or(Path::new("")).display()
                 );
             };
@@ -233,18 +235,14 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             (args.dict.load(size)?, settings, None)
         }
     };
-    if let Some(run) = &replayed_run {
-        check_replayed_run(run, &settings, &dict)?;
+    if let Some(r) = &replayed {
+        r.check(&settings, &dict)?;
     }
     let tasks = args.tasks.or(run_shards);
-    let (estimate, replayed) = match &args.replay {
+    let (estimate, replayed) = match replayed {
         None => (pipeline::estimate(&dict, &settings)?, None),
-        Some(path) => {
-            let costs = match &replayed_run {
-                Some(run) => ClassCosts::from_run(run)?,
-                None => ClassCosts::load(path)?,
-            };
-            let (e, truth) = replay(&settings, &dict, path, costs)?;
+        Some(r) => {
+            let (e, truth) = replay(&settings, &dict, &r.path, r.costs)?;
             (e, Some(truth))
         }
     };
@@ -320,50 +318,126 @@ fn default_size() -> Size {
     Size::new(4, 4).expect("4x4 is a size")
 }
 
-/// Refuses to replay `run` as an estimate of other settings (another run's, or the flags'):
-/// its size, partition, S, switchover, scoring and word list must be the estimate's.
-fn check_replayed_run(
-    run: &RunDir,
-    settings: &EstimateSettings,
-    dict: &Dictionary,
-) -> anyhow::Result<()> {
-    let m = run.manifest();
-    let switchover =
-        bogglemax::bound::BreakSettings::with_switchover(settings.threshold, settings.switchover)
-            .switchover;
-    let differs = [
-        ("size", run.size().to_string(), settings.size.to_string()),
-        ("partition", m.partition.clone(), settings.partition.clone()),
-        (
-            "score",
-            m.threshold.to_string(),
-            settings.threshold.to_string(),
-        ),
-        (
-            "switchover",
-            m.switchover.to_string(),
-            switchover.to_string(),
-        ),
-        ("scoring", m.scoring.clone(), settings.scoring.to_string()),
-        (
-            "word list",
-            m.wordlist_sha256.clone(),
-            dict.info().sha256.clone(),
-        ),
-    ];
-    if let Some((what, theirs, ours)) = differs.into_iter().find(|(_, a, b)| a != b) {
-        let (theirs, ours) = if what == "word list" {
-            (m.wordlist.clone(), dict.info().source.clone())
-        } else {
-            (theirs, ours)
+/// The proof a replay draws from, as a run directory or a costs file records it.
+struct RecordedProof {
+    size: Size,
+    partition: String,
+    scoring: Scoring,
+    settings: CostSettings,
+}
+
+/// What `--replay` names: a finished run or a costs file, its costs, and its proof where
+/// known (a costs file from before costs files named theirs does not say).
+struct Replayed {
+    path: PathBuf,
+    /// The run, when a run directory was given (its word list is taken when no --wordlist
+    /// is).
+    run: Option<RunDir>,
+    proof: Option<RecordedProof>,
+    costs: ClassCosts,
+}
+
+impl Replayed {
+    /// Opens a run directory or reads a costs file.
+    fn open(path: &Path) -> anyhow::Result<Replayed> {
+        if path.is_dir() {
+            let run = RunDir::open(path)?;
+            let m = run.manifest();
+            let proof = RecordedProof {
+                size: run.size(),
+                partition: m.partition.clone(),
+                scoring: run.scoring(),
+                settings: CostSettings::of_manifest(m),
+            };
+            return Ok(Replayed {
+                path: path.to_path_buf(),
+                costs: ClassCosts::from_run(&run)?,
+                proof: Some(proof),
+                run: Some(run),
+            });
+        }
+        if !path.exists() {
+            bail!(
+                "--replay {}: no such run directory or costs file",
+                path.display()
+            );
+        }
+        let costs =
+            ClassCosts::load(path).with_context(|| format!("--replay {}", path.display()))?;
+        let proof = match (costs.space(), costs.settings()) {
+            (Some((size, partition)), Some(settings)) => {
+                let bad = |what: &str, why: String| {
+                    anyhow::anyhow!("--replay {}: its {what}: {why}", path.display())
+                };
+                Some(RecordedProof {
+                    size: parse_size(size).map_err(|e| bad("size", e))?,
+                    partition: partition.to_string(),
+                    scoring: settings
+                        .scoring
+                        .parse()
+                        .map_err(|e: String| bad("scoring", e))?,
+                    settings: settings.clone(),
+                })
+            }
+            _ => None,
         };
-        bail!(
-            "--replay {}: the run's {what} is {theirs}, this estimate's {ours}: give the run's \
-             (or leave it out: the run's is taken)",
-            run.root().display()
-        );
+        Ok(Replayed {
+            path: path.to_path_buf(),
+            run: None,
+            proof,
+            costs,
+        })
     }
-    Ok(())
+
+    /// Refuses to replay the recorded proof as an estimate of other settings (another
+    /// run's, or the flags'): its size, partition, S, switchover, scoring and word list must
+    /// be the estimate's. A costs file that records none is taken at the flags' word.
+    fn check(&self, settings: &EstimateSettings, dict: &Dictionary) -> anyhow::Result<()> {
+        let Some(proof) = &self.proof else {
+            return Ok(());
+        };
+        let switchover = bogglemax::bound::BreakSettings::with_switchover(
+            settings.threshold,
+            settings.switchover,
+        )
+        .switchover;
+        let ours = CostSettings {
+            threshold: settings.threshold,
+            switchover,
+            scoring: settings.scoring.to_string(),
+            wordlist: dict.info().source.clone(),
+            wordlist_sha256: dict.info().sha256.clone(),
+        };
+        let space = [
+            ("size", proof.size.to_string(), settings.size.to_string()),
+            (
+                "partition",
+                proof.partition.clone(),
+                settings.partition.clone(),
+            ),
+        ];
+        let differs = space
+            .into_iter()
+            .chain(proof.settings.differences(&ours))
+            .find(|(_, theirs, ours)| theirs != ours);
+        if let Some((what, theirs, ours)) = differs {
+            let whose = if self.run.is_some() {
+                "run"
+            } else {
+                "costs file"
+            };
+            // A run keeps its word list; a costs file only names it.
+            let advice = match (what, &self.run) {
+                ("word list", None) => "give that list with --wordlist".to_string(),
+                _ => format!("give the {whose}'s (or leave it out: the {whose}'s is taken)"),
+            };
+            bail!(
+                "--replay {}: the {whose}'s {what} is {theirs}, this estimate's {ours}: {advice}",
+                self.path.display()
+            );
+        }
+        Ok(())
+    }
 }
 
 /// An estimate replayed from a finished run's recorded `costs` (read from `path`), and that

@@ -53,8 +53,10 @@ pub struct PlanArgs {
     /// Deal classes to shards by these per-class costs (a file from `estimate --costs-out`
     /// or `status --costs`, or a run directory: its finished classes), costliest first onto
     /// the least loaded shard, so that every shard takes about the same time; classes
-    /// without a cost count at the mean of the others (said on standard error). Default: by
-    /// the number of boards in each class, in a snake order.
+    /// without a cost count at the mean of the others (said on standard error). Costs of
+    /// another class space are refused; costs measured in another proof of the same classes
+    /// (another S, switchover, scoring or word list) deal them all the same, with a note
+    /// naming what differs. Default: by the number of boards in each class, in a snake order.
     #[arg(long, value_name = "FILE|RUN")]
     pub costs: Option<PathBuf>,
 }
@@ -103,6 +105,22 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
                  others were dealt at the mean cost of those",
                 path.display(),
                 m.classes
+            );
+        }
+        // Costs of another proof over the same classes deal the shards all the same (they
+        // decide only which shard a class goes to), but less evenly: say where they differ.
+        let here = pipeline::CostSettings::of_manifest(m);
+        let differs = costs.settings().map(|s| s.differences(&here));
+        if let Some(differs) = differs.filter(|d| !d.is_empty()) {
+            let list: Vec<String> = differs
+                .iter()
+                .map(|(what, theirs, ours)| format!("{what} {theirs}, not this plan's {ours}"))
+                .collect();
+            eprintln!(
+                "bogglemax: note: --costs {} were measured in another proof ({}); they only \
+                 deal the classes to the shards, which may take less even times",
+                path.display(),
+                list.join("; ")
             );
         }
     }

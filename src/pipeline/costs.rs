@@ -4,20 +4,106 @@
 //! The file is `class_id,seconds,nodes,source` with a header line; `source` is `measured`
 //! (a finished class) or `predicted` (a class the estimate did not break: its seconds come
 //! from the estimate's cost model, its nodes are 0). A first line `# classes: SIZE PARTITION`
-//! names the classes the ids number, so that `plan` refuses costs of another space.
+//! names the classes the ids number, so that `plan` refuses costs of another space. The lines
+//! after it (`# score: S`, `# switchover: B`, `# scoring: ...`, `# wordlist: ...`,
+//! `# wordlist sha256: ...`) name the proof the costs were measured in ([`CostSettings`]):
+//! `plan` says where its own differs, and `estimate --replay` takes them as the proof's.
+//! Files written before those lines existed have the space line only, and still load.
 
 use super::error::PipelineError;
 use super::journal::read_journal;
-use super::manifest::RunDir;
+use super::manifest::{Manifest, RunDir};
 use crate::bound::ClassSpace;
 use std::path::Path;
 
 /// The prefix of the line naming the class space.
 const SPACE_LINE: &str = "# classes: ";
+/// The key of that line.
+const SPACE_KEY: &str = "classes";
 /// The header of a costs file's table.
 const COSTS_HEADER: &str = "class_id,seconds,nodes,source";
 /// How a costs table's header must begin (`nodes` and `source` may be left out).
 const COSTS_HEADER_START: &str = "class_id,seconds";
+/// The keys of the lines naming the proof's settings, in the order they are written.
+const SETTING_KEYS: [&str; 5] = [
+    "score",
+    "switchover",
+    "scoring",
+    "wordlist",
+    "wordlist sha256",
+];
+
+/// The settings of the proof whose classes the costs were measured in, besides the class
+/// space: what decides how much work a class is (the same class costs more at a lower S).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CostSettings {
+    /// The score S.
+    pub threshold: u32,
+    /// The switchover to OrderlyBound.
+    pub switchover: u32,
+    /// The scoring, as [`crate::solve::Scoring`]'s `Display` writes it.
+    pub scoring: String,
+    /// Where the word list came from (for messages only).
+    pub wordlist: String,
+    /// SHA-256 of the word list's source bytes (what decides whether two lists are one).
+    pub wordlist_sha256: String,
+}
+
+impl CostSettings {
+    /// The settings of a planned run.
+    pub fn of_manifest(m: &Manifest) -> CostSettings {
+        CostSettings {
+            threshold: m.threshold,
+            switchover: m.switchover,
+            scoring: m.scoring.clone(),
+            wordlist: m.wordlist.clone(),
+            wordlist_sha256: m.wordlist_sha256.clone(),
+        }
+    }
+
+    /// Each setting where `self` differs from `other`: its name, `self`'s value and
+    /// `other`'s (a word list by where it came from, compared by its SHA-256).
+    pub fn differences(&self, other: &CostSettings) -> Vec<(&'static str, String, String)> {
+        let mut out = Vec::new();
+        if self.threshold != other.threshold {
+            out.push((
+                "score",
+                self.threshold.to_string(),
+                other.threshold.to_string(),
+            ));
+        }
+        if self.switchover != other.switchover {
+            out.push((
+                "switchover",
+                self.switchover.to_string(),
+                other.switchover.to_string(),
+            ));
+        }
+        if self.scoring != other.scoring {
+            out.push(("scoring", self.scoring.clone(), other.scoring.clone()));
+        }
+        if self.wordlist_sha256 != other.wordlist_sha256 {
+            // Two lists of one name (a file edited since) are told apart by their hashes.
+            let name = |s: &CostSettings| match self.wordlist == other.wordlist {
+                true => format!("{} (SHA-256 {:.12})", s.wordlist, s.wordlist_sha256),
+                false => s.wordlist.clone(),
+            };
+            out.push(("word list", name(self), name(other)));
+        }
+        out
+    }
+
+    /// The values in [`SETTING_KEYS`]' order.
+    fn values(&self) -> [String; 5] {
+        [
+            self.threshold.to_string(),
+            self.switchover.to_string(),
+            self.scoring.clone(),
+            self.wordlist.clone(),
+            self.wordlist_sha256.clone(),
+        ]
+    }
+}
 
 /// The cost of one class.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,6 +124,8 @@ pub struct ClassCosts {
     costs: Vec<ClassCost>,
     /// The class space the ids number (`SIZE PARTITION`), if known.
     space: Option<String>,
+    /// The proof the costs were measured in, if known.
+    settings: Option<CostSettings>,
 }
 
 impl ClassCosts {
@@ -47,13 +135,33 @@ impl ClassCosts {
         costs.reverse();
         costs.dedup_by_key(|c| c.class_id);
         costs.reverse();
-        ClassCosts { costs, space: None }
+        ClassCosts {
+            costs,
+            space: None,
+            settings: None,
+        }
     }
 
     /// These costs, marked as numbering the classes of `space`.
     pub fn of_space(mut self, space: &ClassSpace) -> ClassCosts {
         self.space = Some(ClassCosts::space_label(space));
         self
+    }
+
+    /// These costs, marked as measured (or predicted) in a proof of these settings.
+    pub fn measured_in(mut self, settings: CostSettings) -> ClassCosts {
+        self.settings = Some(settings);
+        self
+    }
+
+    /// The proof the costs were measured in, if the file says.
+    pub fn settings(&self) -> Option<&CostSettings> {
+        self.settings.as_ref()
+    }
+
+    /// The size and partition of the classes the ids number, if the file says.
+    pub fn space(&self) -> Option<(&str, &str)> {
+        self.space.as_deref().and_then(|s| s.split_once(' '))
     }
 
     /// How a costs file names a class space: `SIZE PARTITION`.
@@ -84,7 +192,9 @@ impl ClassCosts {
                 measured: true,
             }));
         }
-        Ok(ClassCosts::new(costs).of_space(run.space()))
+        Ok(ClassCosts::new(costs)
+            .of_space(run.space())
+            .measured_in(CostSettings::of_manifest(m)))
     }
 
     /// Reads a costs file, or, if `path` is a run directory, the costs of its finished
@@ -98,12 +208,49 @@ impl ClassCosts {
             why: format!("line {line}: {why}"),
         };
         let text = std::fs::read_to_string(path).map_err(|e| PipelineError::io(path, e))?;
-        let (space, body, first) = match text.strip_prefix(SPACE_LINE) {
-            Some(rest) => {
-                let (label, body) = rest.split_once('\n').unwrap_or((rest, ""));
-                (Some(label.trim().to_string()), body, 2)
+        // The comment lines before the table: the space, then the settings (other comment
+        // lines are passed over).
+        let mut body = text.as_str();
+        let mut first = 1;
+        let mut space = None;
+        // Each setting's value and its line.
+        let mut values: [Option<(u64, String)>; 5] = Default::default();
+        while let Some(comment) = body.strip_prefix('#') {
+            let (line, rest) = comment.split_once('\n').unwrap_or((comment, ""));
+            if let Some((key, value)) = line.trim().split_once(": ") {
+                let value = value.trim().to_string();
+                if key == SPACE_KEY {
+                    space = Some(value);
+                } else if let Some(k) = SETTING_KEYS.iter().position(|&s| s == key) {
+                    values[k] = Some((first, value));
+                }
             }
-            None => (None, text.as_str(), 1),
+            body = rest;
+            first += 1;
+        }
+        let number = |(line, v): (u64, String)| {
+            v.parse::<u32>()
+                .map_err(|_| bad(line, format!("{v:?} is not a number")))
+        };
+        let settings = match values {
+            [None, None, None, None, None] => None,
+            [Some(s), Some(b), Some(scoring), Some(wordlist), Some(sha)] => Some(CostSettings {
+                threshold: number(s)?,
+                switchover: number(b)?,
+                scoring: scoring.1,
+                wordlist: wordlist.1,
+                wordlist_sha256: sha.1,
+            }),
+            _ => {
+                return Err(bad(
+                    first - 1,
+                    format!(
+                        "the proof's settings are incomplete (a costs file names all of {} or \
+                         none)",
+                        SETTING_KEYS.map(|k| format!("# {k}:")).join(", ")
+                    ),
+                ));
+            }
         };
         let mut reader = csv::Reader::from_reader(body.as_bytes());
         let header = reader.headers().map_err(|e| bad(1, e.to_string()))?.clone();
@@ -150,6 +297,7 @@ impl ClassCosts {
         }
         Ok(ClassCosts {
             space,
+            settings,
             ..ClassCosts::new(costs)
         })
     }
@@ -186,6 +334,16 @@ impl ClassCosts {
             out.push_str(SPACE_LINE);
             out.push_str(space);
             out.push('\n');
+        }
+        if let Some(settings) = &self.settings {
+            for (key, value) in SETTING_KEYS.iter().zip(settings.values()) {
+                out.push_str("# ");
+                out.push_str(key);
+                out.push_str(": ");
+                // One line each: a file name with a line break in it loses the break.
+                out.push_str(&value.replace(['\n', '\r'], " "));
+                out.push('\n');
+            }
         }
         out.push_str(COSTS_HEADER);
         out.push('\n');
@@ -270,5 +428,58 @@ mod tests {
         std::fs::write(&path, "class_id,seconds\n1,2\n").unwrap();
         costs.write(&path).unwrap();
         assert_eq!(ClassCosts::load(&path).unwrap(), costs);
+    }
+
+    #[test]
+    fn the_proof_costs_were_measured_in_round_trips_and_must_be_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("costs.csv");
+        let settings = CostSettings {
+            threshold: 500,
+            switchover: 1125,
+            scoring: "table:0,0,0,1,1,2,3,5,11".into(),
+            wordlist: "my words: v2.txt".into(),
+            wordlist_sha256: "ab12".into(),
+        };
+        let one = ClassCost {
+            class_id: 4,
+            seconds: 2.0,
+            nodes: 10,
+            measured: true,
+        };
+        let costs = ClassCosts::new(vec![one]).measured_in(settings.clone());
+        costs.write(&path).unwrap();
+        let back = ClassCosts::load(&path).unwrap();
+        assert_eq!(back, costs);
+        assert_eq!(back.settings(), Some(&settings));
+        let other = CostSettings {
+            threshold: 400,
+            ..settings.clone()
+        };
+        assert_eq!(
+            settings.differences(&other),
+            vec![("score", "500".to_string(), "400".to_string())]
+        );
+        let edited = CostSettings {
+            wordlist_sha256: "cd34".into(),
+            ..settings.clone()
+        };
+        assert_eq!(
+            settings.differences(&edited)[0].1,
+            "my words: v2.txt (SHA-256 ab12)"
+        );
+
+        // A settings line lost, or one that is not a number: refused, naming its line.
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("# switchover: 1125\n", "")).unwrap();
+        let err = ClassCosts::load(&path).unwrap_err().to_string();
+        assert!(err.contains("settings are incomplete"), "{err}");
+        std::fs::write(&path, text.replace("# score: 500", "# score: many")).unwrap();
+        let err = ClassCosts::load(&path).unwrap_err().to_string();
+        assert!(err.contains("line 1: \"many\" is not a number"), "{err}");
+        // Other comment lines are passed over, and the table's lines keep their numbers.
+        std::fs::write(&path, format!("# made by hand\n{text}4,x\n")).unwrap();
+        let err = ClassCosts::load(&path).unwrap_err().to_string();
+        assert!(err.contains("line 9"), "{err}");
     }
 }

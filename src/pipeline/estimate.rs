@@ -7,7 +7,7 @@
 //! seconds, so the draws (and every figure of a `--sample N` estimate but the seconds) are
 //! the same on every machine.
 
-use super::costs::{ClassCost, ClassCosts};
+use super::costs::{ClassCost, ClassCosts, CostSettings};
 use super::error::PipelineError;
 use super::journal::{ClassRecord, DAMAGED_SHARD_ADVICE, OTHER_RUN, ShardJournal};
 use super::manifest::fingerprint;
@@ -770,6 +770,13 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
     e.from_journal = from_journal.into_inner();
     e.base_rss_bytes = base_rss_bytes;
     e.dict_bytes = dict.to_compiled().len() as u64;
+    e.costs = std::mem::take(&mut e.costs).measured_in(CostSettings {
+        threshold: settings.threshold,
+        switchover: break_settings.switchover,
+        scoring: settings.scoring.to_string(),
+        wordlist: dict.info().source.clone(),
+        wordlist_sha256: dict.info().sha256.clone(),
+    });
     Ok(e)
 }
 
@@ -834,14 +841,18 @@ impl Replay {
                 })
                 .collect())
         };
-        estimate_from(
+        let mut e = estimate_from(
             &self.space,
             &self.ids,
             &self.feature,
             samples,
             1,
             &mut measure,
-        )
+        )?;
+        if let Some(settings) = self.costs.settings() {
+            e.costs = std::mem::take(&mut e.costs).measured_in(settings.clone());
+        }
+        Ok(e)
     }
 
     /// The run's true CPU seconds and tree nodes, over the classes of the space.

@@ -31,7 +31,7 @@ mod snapshot;
 mod status;
 
 pub use breakrun::{BreakOptions, BreakReport, break_shard};
-pub use costs::{ClassCost, ClassCosts};
+pub use costs::{ClassCost, ClassCosts, CostSettings};
 pub use error::PipelineError;
 pub use estimate::{
     Estimate, EstimateJournal, EstimateSettings, Replay, Sample, SampleSize, SampledClass,
