@@ -219,7 +219,10 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
             "--sample",
             "5",
         ],
-        "the run's score is 500, this estimate's 501",
+        &format!(
+            "the run's score is 500, --run {}'s 501: they are of different proofs",
+            s(&other)
+        ),
     );
     fails_with(
         &[
@@ -279,13 +282,57 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
     std::fs::write(&older, kept.join("\n") + "\n").unwrap();
     fails_with(
         &["estimate", "--replay", s(&older), "--sample", "5"],
-        "this costs file does not say the proof's settings",
+        "this costs file does not say the proof's settings (a file from an older bogglemax): \
+         give --score",
     );
-    let older_replay = keys(&stdout_ok(&proof_3x3(
+    // Its classes are named: --score is all it needs. A costs file written from the replay
+    // names the proof.
+    let written = dir.path().join("written.csv");
+    let older_replay = keys(&stdout_ok(&[
         "estimate",
-        &["--replay", s(&older), "--sample", "5", "--quiet"],
-    )));
+        "--replay",
+        s(&older),
+        "--sample",
+        "5",
+        "--score",
+        "500",
+        "--quiet",
+        "--costs-out",
+        s(&written),
+    ]));
     assert_eq!(number(&older_replay["tree_nodes"]), point);
+    let written = std::fs::read_to_string(&written).unwrap();
+    assert!(
+        written.contains("\n# score: 500\n# switchover: 1125\n"),
+        "{written}"
+    );
+    // Settings given besides are compared as they are read: a partition spelt with other
+    // spaces is the same partition, --scoring standard is the file's standard.
+    let spelt = PARTITION.replace(' ', "  ");
+    stdout_ok(&[
+        "estimate",
+        "--replay",
+        s(&costs),
+        "--sample",
+        "5",
+        "--quiet",
+        "--partition",
+        &spelt,
+        "--scoring",
+        "standard",
+    ]);
+    fails_with(
+        &[
+            "estimate",
+            "--replay",
+            s(&costs),
+            "--sample",
+            "5",
+            "--scoring",
+            "words",
+        ],
+        "the costs file's scoring is standard, this estimate's words",
+    );
 
     // Measured when written: 34 and 32 of 40 (5 draws are few: on the 3- and 4-bucket runs,
     // with 5 % of their classes, 40 and 40).
@@ -445,11 +492,22 @@ fn bad_estimate_and_costs_inputs_are_refused_in_one_line() {
     let planned = common::run(&at_501);
     assert!(planned.status.success());
     let note = String::from_utf8_lossy(&planned.stderr);
+    // Both switchovers are their S's default: only the S is named.
     assert!(
         note.contains(
-            "were measured in another proof (score 500, not this plan's 501; \
-                       switchover 1125, not this plan's 1127)"
+            "were measured in another proof (score 500, not this plan's 501); they still deal"
         ),
+        "{note}"
+    );
+    // A switchover of the user's own is named.
+    let own = dir.path().join("own-switchover");
+    at_501.truncate(at_501.len() - 2);
+    at_501.extend(["--switchover", "2000", "--out", s(&own)]);
+    let planned = common::run(&at_501);
+    assert!(planned.status.success());
+    let note = String::from_utf8_lossy(&planned.stderr);
+    assert!(
+        note.contains("(score 500, not this plan's 501; switchover 1125, not this plan's 2000)"),
         "{note}"
     );
     let same_score = common::run(&replan(s(&dir.path().join("same-score"))));

@@ -161,7 +161,7 @@ pub fn run_bound(args: &BoundArgs, out: &mut Output) -> anyhow::Result<()> {
     let class = parse_class(args.size, &args.class)?;
     let dict = args.dict.load(args.size)?;
     let geometry = Geometry::new(args.size);
-    let scoring = args.dict.scoring;
+    let scoring = args.dict.scoring();
     let breaker = breaker(&dict, args.size, scoring, args.cell_order.as_deref())?;
     // The tree first: a class over the path limit prints nothing but its error.
     let start = ThreadCpuClock::start();
@@ -249,7 +249,7 @@ pub fn run_break_class(args: &BreakClassArgs, out: &mut Output) -> anyhow::Resul
     let breaker = breaker(
         &dict,
         args.size,
-        args.dict.scoring,
+        args.dict.scoring(),
         args.cell_order.as_deref(),
     )?
     .keep_candidates(args.candidates)

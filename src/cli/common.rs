@@ -26,12 +26,18 @@ pub struct DictArgs {
     /// letters' values times its length's points; Qu is q's value plus u's); '#' starts a
     /// comment. A word's length counts Qu as 2. A run records a table by its contents, in
     /// the one-line form `table:3=1,4=1,5=2,6+=3[;letters=V,...]` that --scoring also
-    /// takes. A name wins over a file of that name: write `./words` for the file.
-    #[arg(long, default_value = "standard", value_name = "NAME|FILE")]
-    pub scoring: Scoring,
+    /// takes. A name wins over a file of that name: write `./words` for the file. Default:
+    /// standard (or, where a run or a costs file is read, the scoring it records).
+    #[arg(long, value_name = "NAME|FILE")]
+    pub scoring: Option<Scoring>,
 }
 
 impl DictArgs {
+    /// The scoring given, or the standard one.
+    pub fn scoring(&self) -> Scoring {
+        self.scoring.unwrap_or(Scoring::Standard)
+    }
+
     /// Loads the dictionary these flags name for boards of `size`, refusing a scoring that
     /// would give one of its words more points than a word's 32 bits hold, and noting on
     /// standard error when no word of the list fits such a board (every score is then 0).
@@ -46,8 +52,8 @@ impl DictArgs {
                 dict.info().source
             );
         }
-        if let Some(word) = self.scoring.word_beyond_u32(dict.trie()) {
-            let remedy = match self.scoring {
+        if let Some(word) = self.scoring().word_beyond_u32(dict.trie()) {
+            let remedy = match self.scoring() {
                 Scoring::Table(_) => "use smaller values",
                 _ => "leave the word out of the list or choose another scoring",
             };

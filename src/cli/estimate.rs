@@ -3,6 +3,7 @@
 use super::common::{DictArgs, Output, parse_size};
 use anyhow::{Context, bail};
 use bogglemax::board::Size;
+use bogglemax::bound::Partition;
 use bogglemax::dict::Dictionary;
 use bogglemax::pipeline::{
     self, ClassCosts, CostSettings, EstimateSettings, Replay, RunDir, Sample, SampleSize,
@@ -166,7 +167,8 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
     // The settings and dictionary: a planned run's, or the flags' (those of a replayed run
     // or costs file where the flags leave them out).
     let recorded = replayed.as_ref().and_then(|r| r.proof.as_ref());
-    let (dict, settings, run_shards) = match (&args.run, recorded) {
+    let recorded_space = replayed.as_ref().and_then(|r| r.space.as_ref());
+    let (dict, settings, run_shards) = match (&args.run, recorded.zip(recorded_space)) {
         (Some(path), _) => {
             let run = RunDir::open(path)?;
             let m = run.manifest();
@@ -183,13 +185,9 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             };
             (run.dictionary()?, settings, Some(m.shards as u64))
         }
-        (None, Some(proof)) => {
-            let size = args.size.unwrap_or(proof.size);
-            // `--scoring standard` cannot be told from no --scoring: the recorded one is taken.
-            let scoring = match args.dict.scoring {
-                Scoring::Standard => proof.scoring,
-                given => given,
-            };
+        (None, Some((proof, (recorded_size, recorded_partition)))) => {
+            let size = args.size.unwrap_or(*recorded_size);
+            let scoring = args.dict.scoring.unwrap_or(proof.scoring);
             let run = replayed.as_ref().and_then(|r| r.run.as_ref());
             let dict = match (&args.dict.wordlist, run) {
                 (None, Some(run)) => run.dictionary()?,
@@ -197,7 +195,7 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             };
             let settings = EstimateSettings {
                 size,
-                partition: args.partition.clone().unwrap_or(proof.partition.clone()),
+                partition: args.partition.clone().unwrap_or(recorded_partition.clone()),
                 threshold: args.score.unwrap_or(proof.settings.threshold),
                 switchover: args.switchover.or(Some(proof.settings.switchover)),
                 scoring,
@@ -209,24 +207,36 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             (dict, settings, run.map(|r| r.manifest().shards as u64))
         }
         (None, None) => {
-            let (Some(partition), Some(threshold)) = (&args.partition, args.score) else {
+            // Given by the flags, or by a costs file from before costs files named their
+            // proof (which names its classes at most).
+            let partition = args
+                .partition
+                .clone()
+                .or(recorded_space.map(|(_, p)| p.clone()));
+            let (Some(partition), Some(threshold)) = (&partition, args.score) else {
                 // Required by clap unless --run or --replay is given: here --replay FILE.
+                let give = match recorded_space {
+                    Some(_) => "--score (and --switchover unless it was the default)",
+                    None => "--size, --partition and --score",
+                };
                 bail!(
                     "--replay {}: this costs file does not say the proof's settings (a file \
-                     from an older bogglemax): give --size, --partition and --score, or --run \
-                     RUN",
+                     from an older bogglemax): give {give}, or --run RUN",
                     args.replay.as_deref().unwrap_or(Path::new("")).display()
                 );
             };
             // Checked as `plan` would (the library reads a partition as runs recorded it).
-            let size = args.size.unwrap_or_else(default_size);
+            let size = args
+                .size
+                .or(recorded_space.map(|(size, _)| *size))
+                .unwrap_or_else(default_size);
             pipeline::class_space(size, partition)?;
             let settings = EstimateSettings {
                 size,
                 partition: partition.clone(),
                 threshold,
                 switchover: args.switchover,
-                scoring: args.dict.scoring,
+                scoring: args.dict.scoring(),
                 samples,
                 threads: args.threads,
                 quiet: args.quiet,
@@ -236,13 +246,16 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
         }
     };
     if let Some(r) = &replayed {
-        r.check(&settings, &dict)?;
+        r.check(&settings, &dict, args.run.as_deref())?;
     }
     let tasks = args.tasks.or(run_shards);
     let (estimate, replayed) = match replayed {
         None => (pipeline::estimate(&dict, &settings)?, None),
         Some(r) => {
-            let (e, truth) = replay(&settings, &dict, &r.path, r.costs)?;
+            let (mut e, truth) = replay(&settings, &dict, &r.path, r.costs)?;
+            // The replayed proof is the estimate's (checked above, or taken on the flags'
+            // word for an older costs file).
+            e.costs = std::mem::take(&mut e.costs).measured_in(settings.cost_settings(&dict));
             (e, Some(truth))
         }
     };
@@ -318,21 +331,23 @@ fn default_size() -> Size {
     Size::new(4, 4).expect("4x4 is a size")
 }
 
-/// The proof a replay draws from, as a run directory or a costs file records it.
+/// The settings of the proof a replay draws from, as a run directory or a costs file
+/// records them.
 struct RecordedProof {
-    size: Size,
-    partition: String,
     scoring: Scoring,
     settings: CostSettings,
 }
 
-/// What `--replay` names: a finished run or a costs file, its costs, and its proof where
-/// known (a costs file from before costs files named theirs does not say).
+/// What `--replay` names: a finished run or a costs file, its costs, its classes and its
+/// proof where known (a costs file from before costs files named their proof names its
+/// classes at most).
 struct Replayed {
     path: PathBuf,
     /// The run, when a run directory was given (its word list is taken when no --wordlist
     /// is).
     run: Option<RunDir>,
+    /// The size and partition.
+    space: Option<(Size, String)>,
     proof: Option<RecordedProof>,
     costs: ClassCosts,
 }
@@ -344,14 +359,13 @@ impl Replayed {
             let run = RunDir::open(path)?;
             let m = run.manifest();
             let proof = RecordedProof {
-                size: run.size(),
-                partition: m.partition.clone(),
                 scoring: run.scoring(),
                 settings: CostSettings::of_manifest(m),
             };
             return Ok(Replayed {
                 path: path.to_path_buf(),
                 costs: ClassCosts::from_run(&run)?,
+                space: Some((run.size(), m.partition.clone())),
                 proof: Some(proof),
                 run: Some(run),
             });
@@ -362,81 +376,96 @@ impl Replayed {
                 path.display()
             );
         }
-        let costs =
-            ClassCosts::load(path).with_context(|| format!("--replay {}", path.display()))?;
-        let proof = match (costs.space(), costs.settings()) {
-            (Some((size, partition)), Some(settings)) => {
-                let bad = |what: &str, why: String| {
-                    anyhow::anyhow!("--replay {}: its {what}: {why}", path.display())
-                };
-                Some(RecordedProof {
-                    size: parse_size(size).map_err(|e| bad("size", e))?,
-                    partition: partition.to_string(),
-                    scoring: settings
-                        .scoring
-                        .parse()
-                        .map_err(|e: String| bad("scoring", e))?,
-                    settings: settings.clone(),
-                })
-            }
-            _ => None,
+        // Its errors name the file.
+        let costs = ClassCosts::load(path)?;
+        let bad = |what: &str, why: String| {
+            anyhow::anyhow!("--replay {}: its {what}: {why}", path.display())
+        };
+        let space = match costs.space() {
+            Some((size, partition)) => Some((
+                parse_size(size).map_err(|e| bad("size", e))?,
+                partition.to_string(),
+            )),
+            None => None,
+        };
+        let proof = match costs.settings() {
+            Some(settings) => Some(RecordedProof {
+                scoring: settings
+                    .scoring
+                    .parse()
+                    .map_err(|e: String| bad("scoring", e))?,
+                settings: settings.clone(),
+            }),
+            None => None,
         };
         Ok(Replayed {
             path: path.to_path_buf(),
             run: None,
+            space,
             proof,
             costs,
         })
     }
 
-    /// Refuses to replay the recorded proof as an estimate of other settings (another
-    /// run's, or the flags'): its size, partition, S, switchover, scoring and word list must
-    /// be the estimate's. A costs file that records none is taken at the flags' word.
-    fn check(&self, settings: &EstimateSettings, dict: &Dictionary) -> anyhow::Result<()> {
-        let Some(proof) = &self.proof else {
+    /// Refuses to replay the recorded proof as an estimate of other settings (those of the
+    /// run `--run` names, or the flags'): its size, partition, S, switchover, scoring and
+    /// word list must be the estimate's. A costs file that records none is taken at the
+    /// flags' word.
+    fn check(
+        &self,
+        settings: &EstimateSettings,
+        dict: &Dictionary,
+        run_flag: Option<&Path>,
+    ) -> anyhow::Result<()> {
+        let (Some(proof), Some((size, partition))) = (&self.proof, &self.space) else {
             return Ok(());
         };
-        let switchover = bogglemax::bound::BreakSettings::with_switchover(
-            settings.threshold,
-            settings.switchover,
-        )
-        .switchover;
-        let ours = CostSettings {
-            threshold: settings.threshold,
-            switchover,
-            scoring: settings.scoring.to_string(),
-            wordlist: dict.info().source.clone(),
-            wordlist_sha256: dict.info().sha256.clone(),
+        // A partition and a scoring compared as they are read, not as they are spelt.
+        let partition_label = |p: &str| match Partition::parse_recorded(p) {
+            Ok(p) => p.to_string(),
+            Err(_) => p.to_string(),
+        };
+        let recorded = CostSettings {
+            scoring: proof.scoring.to_string(),
+            ..proof.settings.clone()
         };
         let space = [
-            ("size", proof.size.to_string(), settings.size.to_string()),
+            ("size", size.to_string(), settings.size.to_string()),
             (
                 "partition",
-                proof.partition.clone(),
-                settings.partition.clone(),
+                partition_label(partition),
+                partition_label(&settings.partition),
             ),
         ];
         let differs = space
             .into_iter()
-            .chain(proof.settings.differences(&ours))
+            .chain(recorded.differences(&settings.cost_settings(dict)))
             .find(|(_, theirs, ours)| theirs != ours);
-        if let Some((what, theirs, ours)) = differs {
-            let whose = if self.run.is_some() {
-                "run"
-            } else {
-                "costs file"
-            };
-            // A run keeps its word list; a costs file only names it.
-            let advice = match (what, &self.run) {
-                ("word list", None) => "give that list with --wordlist".to_string(),
-                _ => format!("give the {whose}'s (or leave it out: the {whose}'s is taken)"),
-            };
+        let Some((what, theirs, ours)) = differs else {
+            return Ok(());
+        };
+        let whose = if self.run.is_some() {
+            "run"
+        } else {
+            "costs file"
+        };
+        if let Some(run) = run_flag {
             bail!(
-                "--replay {}: the {whose}'s {what} is {theirs}, this estimate's {ours}: {advice}",
-                self.path.display()
+                "--replay {}: the {whose}'s {what} is {theirs}, --run {}'s {ours}: they are of \
+                 different proofs",
+                self.path.display(),
+                run.display()
             );
         }
-        Ok(())
+        // A run keeps its word list; a costs file only names it.
+        let advice = match (what, &self.run) {
+            ("word list", None) => "give that list with --wordlist".to_string(),
+            _ => format!("give the {whose}'s (or leave it out: the {whose}'s is taken)"),
+        };
+        bail!(
+            "--replay {}: the {whose}'s {what} is {theirs}, this estimate's {ours}: {advice}",
+            self.path.display()
+        );
     }
 }
 

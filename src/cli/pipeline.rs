@@ -69,7 +69,7 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         partition: args.partition.clone(),
         threshold: args.score,
         switchover: args.switchover,
-        scoring: args.dict.scoring,
+        scoring: args.dict.scoring(),
         shards: args.shards,
         costs: None,
     };
@@ -109,18 +109,28 @@ pub fn run_plan(args: &PlanArgs, out: &mut Output) -> anyhow::Result<()> {
         }
         // Costs of another proof over the same classes deal the shards all the same (they
         // decide only which shard a class goes to), but less evenly: say where they differ.
+        // A switchover that is each S's default follows from the S: not said again.
         let here = pipeline::CostSettings::of_manifest(m);
-        let differs = costs.settings().map(|s| s.differences(&here));
-        if let Some(differs) = differs.filter(|d| !d.is_empty()) {
-            let list: Vec<String> = differs
-                .iter()
-                .map(|(what, theirs, ours)| format!("{what} {theirs}, not this plan's {ours}"))
-                .collect();
+        let default = |s: u32| bogglemax::bound::BreakSettings::with_default_switchover(s);
+        let differs: Vec<String> = costs
+            .settings()
+            .map(|theirs| {
+                let both_default = theirs.switchover == default(theirs.threshold).switchover
+                    && here.switchover == default(here.threshold).switchover;
+                theirs
+                    .differences(&here)
+                    .into_iter()
+                    .filter(|(what, _, _)| !(*what == "switchover" && both_default))
+                    .map(|(what, theirs, ours)| format!("{what} {theirs}, not this plan's {ours}"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !differs.is_empty() {
             eprintln!(
-                "bogglemax: note: --costs {} were measured in another proof ({}); they only \
-                 deal the classes to the shards, which may take less even times",
+                "bogglemax: note: --costs {} were measured in another proof ({}); they still \
+                 deal the classes to the shards, but the shards may finish less evenly",
                 path.display(),
-                list.join("; ")
+                differs.join("; ")
             );
         }
     }

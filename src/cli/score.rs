@@ -73,7 +73,7 @@ pub fn show(args: &ShowArgs, out: &mut Output) -> anyhow::Result<()> {
 pub fn run(args: &ScoreArgs, out: &mut Output) -> anyhow::Result<()> {
     let dict = args.dict.load(args.size)?;
     let geometry = Geometry::new(args.size);
-    let first = Solver::new(dict.trie(), &geometry, args.dict.scoring);
+    let first = Solver::new(dict.trie(), &geometry, args.dict.scoring());
     worker_pool(args.threads)?.install(|| {
         for_each_board_batch(&args.boards, args.size, |boards| {
             score_boards(args, &first, boards, out)

@@ -77,7 +77,7 @@ impl CommonSearchArgs {
         let letters = Letters::excluding(&self.exclude_letters)?;
         let space = SearchSpace {
             size: self.size,
-            scoring: self.dict.scoring,
+            scoring: self.dict.scoring(),
             letters,
             seed: self.seed,
         };
@@ -190,7 +190,8 @@ pub fn run_hillclimb(args: &HillclimbArgs, out: &mut Output) -> anyhow::Result<(
     let climber = HillClimber::new(dict.trie(), space, settings)?;
     let mut progress = Progress::counting("hillclimb", c.runs as u64, "runs", c.quiet);
     let start = Instant::now();
-    let mut outcomes = Vec::with_capacity(c.runs);
+    // Grown as runs finish: --runs may be far more than memory holds up front.
+    let mut outcomes = Vec::new();
     for run in 0..c.runs {
         let mut report = |r: &RoundReport| {
             progress.note(

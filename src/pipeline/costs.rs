@@ -209,30 +209,37 @@ impl ClassCosts {
         };
         let text = std::fs::read_to_string(path).map_err(|e| PipelineError::io(path, e))?;
         // The comment lines before the table: the space, then the settings (other comment
-        // lines are passed over).
+        // lines are passed over). `first` is the line `body` starts at.
         let mut body = text.as_str();
         let mut first = 1;
-        let mut space = None;
-        // Each setting's value and its line.
-        let mut values: [Option<(u64, String)>; 5] = Default::default();
+        // The space's and each setting's line and value, in that order.
+        let mut values: [Option<(u64, String)>; 6] = Default::default();
         while let Some(comment) = body.strip_prefix('#') {
             let (line, rest) = comment.split_once('\n').unwrap_or((comment, ""));
             if let Some((key, value)) = line.trim().split_once(": ") {
-                let value = value.trim().to_string();
-                if key == SPACE_KEY {
-                    space = Some(value);
-                } else if let Some(k) = SETTING_KEYS.iter().position(|&s| s == key) {
-                    values[k] = Some((first, value));
+                let slot = std::iter::once(SPACE_KEY)
+                    .chain(SETTING_KEYS)
+                    .position(|k| k == key);
+                if let Some(k) = slot {
+                    if values[k].is_some() {
+                        return Err(bad(first, format!("a second `# {key}:` line")));
+                    }
+                    values[k] = Some((first, value.trim().to_string()));
                 }
             }
             body = rest;
             first += 1;
         }
+        let [space, settings @ ..] = values;
+        let corrupt = |why: String| PipelineError::Corrupt {
+            path: path.to_path_buf(),
+            why,
+        };
         let number = |(line, v): (u64, String)| {
             v.parse::<u32>()
                 .map_err(|_| bad(line, format!("{v:?} is not a number")))
         };
-        let settings = match values {
+        let settings = match settings {
             [None, None, None, None, None] => None,
             [Some(s), Some(b), Some(scoring), Some(wordlist), Some(sha)] => Some(CostSettings {
                 threshold: number(s)?,
@@ -241,32 +248,50 @@ impl ClassCosts {
                 wordlist: wordlist.1,
                 wordlist_sha256: sha.1,
             }),
-            _ => {
-                return Err(bad(
-                    first - 1,
-                    format!(
-                        "the proof's settings are incomplete (a costs file names all of {} or \
-                         none)",
-                        SETTING_KEYS.map(|k| format!("# {k}:")).join(", ")
-                    ),
-                ));
+            given => {
+                let missing = SETTING_KEYS
+                    .iter()
+                    .zip(&given)
+                    .filter(|(_, v)| v.is_none())
+                    .map(|(k, _)| format!("`# {k}:`"))
+                    .collect::<Vec<_>>();
+                return Err(corrupt(format!(
+                    "no {} line (a costs file names all five of its proof's settings, or none)",
+                    missing.join(" or ")
+                )));
             }
         };
+        if settings.is_some() && space.is_none() {
+            return Err(corrupt(format!(
+                "names its proof's settings but not its classes (no `{SPACE_LINE}SIZE PARTITION` \
+                 line)"
+            )));
+        }
+        let space = space.map(|(_, label)| label);
         let mut reader = csv::Reader::from_reader(body.as_bytes());
-        let header = reader.headers().map_err(|e| bad(1, e.to_string()))?.clone();
+        // The csv reader counts lines from `body`'s first; its own messages say where too.
+        let skipped = first - 1;
+        let csv_error = |e: csv::Error| {
+            let line = e.position().map_or(1, |p| p.line()) + skipped;
+            let why = match e.kind() {
+                csv::ErrorKind::UnequalLengths {
+                    expected_len, len, ..
+                } => format!("{len} fields, not {expected_len} as on the lines before"),
+                csv::ErrorKind::Utf8 { err, .. } => format!("not UTF-8 ({err})"),
+                _ => e.to_string(),
+            };
+            bad(line, why)
+        };
+        let header = reader.headers().map_err(csv_error)?.clone();
         if header.get(0) != Some("class_id") || header.get(1) != Some("seconds") {
             return Err(bad(
-                1,
+                first,
                 format!("not a costs file (the header must start {COSTS_HEADER_START})"),
             ));
         }
         let mut costs = Vec::new();
         for record in reader.records() {
-            let skipped = first - 1;
-            let record = record.map_err(|e| {
-                let line = e.position().map_or(0, |p| p.line());
-                bad(line + skipped, e.to_string())
-            })?;
+            let record = record.map_err(csv_error)?;
             let line = record.position().map_or(0, |p| p.line()) + skipped;
             let field = |i: usize| record.get(i).unwrap_or("");
             let class_id = field(0)
@@ -307,6 +332,16 @@ impl ClassCosts {
     /// that write one after long work, to refuse before it.
     pub fn check_replaceable(path: &Path) -> Result<(), PipelineError> {
         use std::io::{BufRead, BufReader, Read};
+        // Not opened to be read if it is no regular file: a pipe would block the open.
+        if let Ok(meta) = std::fs::symlink_metadata(path)
+            && !meta.file_type().is_file()
+        {
+            return Err(PipelineError::Usage(format!(
+                "{}: exists and is not a regular file (a folder, device, pipe or link); nothing \
+                 was written (choose another file)",
+                path.display()
+            )));
+        }
         let file = match std::fs::File::open(path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -447,11 +482,16 @@ mod tests {
             nodes: 10,
             measured: true,
         };
-        let costs = ClassCosts::new(vec![one]).measured_in(settings.clone());
+        let size = crate::board::Size::new(3, 3).unwrap();
+        let space = crate::pipeline::class_space(size, "aeiosuy bcdfghjklmnpqrtvwxz").unwrap();
+        let costs = ClassCosts::new(vec![one])
+            .of_space(&space)
+            .measured_in(settings.clone());
         costs.write(&path).unwrap();
         let back = ClassCosts::load(&path).unwrap();
         assert_eq!(back, costs);
         assert_eq!(back.settings(), Some(&settings));
+        assert_eq!(back.space(), Some(("3x3", "aeiosuy bcdfghjklmnpqrtvwxz")));
         let other = CostSettings {
             threshold: 400,
             ..settings.clone()
@@ -469,17 +509,28 @@ mod tests {
             "my words: v2.txt (SHA-256 ab12)"
         );
 
-        // A settings line lost, or one that is not a number: refused, naming its line.
+        // A settings line lost or given twice, one that is not a number, or settings without
+        // the classes they are of: refused, naming the line or what is missing.
         let text = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, text.replace("# switchover: 1125\n", "")).unwrap();
-        let err = ClassCosts::load(&path).unwrap_err().to_string();
-        assert!(err.contains("settings are incomplete"), "{err}");
-        std::fs::write(&path, text.replace("# score: 500", "# score: many")).unwrap();
-        let err = ClassCosts::load(&path).unwrap_err().to_string();
-        assert!(err.contains("line 1: \"many\" is not a number"), "{err}");
+        let refused = |text: String| {
+            std::fs::write(&path, text).unwrap();
+            ClassCosts::load(&path).unwrap_err().to_string()
+        };
+        let err = refused(text.replace("# switchover: 1125\n", "# Switchover: 1125\n"));
+        assert!(err.contains("no `# switchover:` line"), "{err}");
+        let err = refused(text.replace("# score: 500", "# score: many"));
+        assert!(err.contains("line 2: \"many\" is not a number"), "{err}");
+        let err = refused(text.replace("# scoring:", "# score: 400\n# scoring:"));
+        assert!(err.contains("line 4: a second `# score:` line"), "{err}");
+        let err = refused(text.replace("# classes: ", "# class: "));
+        assert!(err.contains("no `# classes: SIZE PARTITION` line"), "{err}");
         // Other comment lines are passed over, and the table's lines keep their numbers.
-        std::fs::write(&path, format!("# made by hand\n{text}4,x\n")).unwrap();
-        let err = ClassCosts::load(&path).unwrap_err().to_string();
-        assert!(err.contains("line 9"), "{err}");
+        let err = refused(format!("# made by hand\n{text}4,x\n"));
+        assert!(err.contains("line 10: 2 fields, not 4"), "{err}");
+        let err = refused(format!(
+            "# made by hand\n{}",
+            text.replace("class_id", "id")
+        ));
+        assert!(err.contains("line 8: not a costs file"), "{err}");
     }
 }

@@ -96,6 +96,20 @@ pub struct EstimateSettings {
     pub journals: Vec<PathBuf>,
 }
 
+impl EstimateSettings {
+    /// The proof these settings and `dict` estimate, as a costs file names it (the
+    /// switchover resolved to its default where none is given).
+    pub fn cost_settings(&self, dict: &Dictionary) -> CostSettings {
+        CostSettings {
+            threshold: self.threshold,
+            switchover: BreakSettings::with_switchover(self.threshold, self.switchover).switchover,
+            scoring: self.scoring.to_string(),
+            wordlist: dict.info().source.clone(),
+            wordlist_sha256: dict.info().sha256.clone(),
+        }
+    }
+}
+
 /// The figures of one sampled class.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SampledClass {
@@ -770,13 +784,7 @@ pub fn estimate(dict: &Dictionary, settings: &EstimateSettings) -> Result<Estima
     e.from_journal = from_journal.into_inner();
     e.base_rss_bytes = base_rss_bytes;
     e.dict_bytes = dict.to_compiled().len() as u64;
-    e.costs = std::mem::take(&mut e.costs).measured_in(CostSettings {
-        threshold: settings.threshold,
-        switchover: break_settings.switchover,
-        scoring: settings.scoring.to_string(),
-        wordlist: dict.info().source.clone(),
-        wordlist_sha256: dict.info().sha256.clone(),
-    });
+    e.costs = std::mem::take(&mut e.costs).measured_in(settings.cost_settings(dict));
     Ok(e)
 }
 
@@ -841,18 +849,14 @@ impl Replay {
                 })
                 .collect())
         };
-        let mut e = estimate_from(
+        estimate_from(
             &self.space,
             &self.ids,
             &self.feature,
             samples,
             1,
             &mut measure,
-        )?;
-        if let Some(settings) = self.costs.settings() {
-            e.costs = std::mem::take(&mut e.costs).measured_in(settings.clone());
-        }
-        Ok(e)
+        )
     }
 
     /// The run's true CPU seconds and tree nodes, over the classes of the space.
