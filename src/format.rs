@@ -140,7 +140,18 @@ pub fn unframe(
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder, synced, then
 /// renamed over the target, so readers see the old file or the new one, never a torn one.
+/// Only a regular file is replaced: a folder, device, pipe or symbolic link at `path` is
+/// refused and left as it is (a rename would put a file in its place).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Ok(meta) = std::fs::symlink_metadata(path)
+        && !meta.file_type().is_file()
+    {
+        return Err(std::io::Error::new(
+            ErrorKind::AlreadyExists,
+            "exists and is not a regular file (a folder, device, pipe or link): nothing was \
+             written",
+        ));
+    }
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     let name = path
         .file_name()
@@ -248,6 +259,42 @@ impl AsRef<[u8]> for FileBytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_regular_file_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        write_atomic(&file, b"one").unwrap();
+        write_atomic(&file, b"two").unwrap();
+        assert_eq!(std::fs::read(&file).unwrap(), b"two");
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        let pipe = dir.path().join("pipe");
+        let c_pipe = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates the pipe.
+        assert_eq!(unsafe { libc::mkfifo(c_pipe.as_ptr(), 0o600) }, 0);
+        for other in [&link, &pipe, &dir.path().to_path_buf()] {
+            let err = write_atomic(other, b"three").unwrap_err().to_string();
+            assert!(err.contains("not a regular file"), "{err}");
+        }
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert!(
+            !std::fs::symlink_metadata(&pipe)
+                .unwrap()
+                .file_type()
+                .is_file()
+        );
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            b"two",
+            "the link's target untouched"
+        );
+    }
 
     #[test]
     fn frame_round_trip_and_corruptions() {

@@ -61,7 +61,9 @@ impl Plain {
             self.unit,
             self.start.elapsed().as_secs_f64()
         );
-        if s.done > 0 {
+        // Only items timed by `end` add seconds (classes): boards or runs counted by `inc`
+        // have none to show.
+        if s.seconds > 0.0 {
             // The finished items' CPU time only: a running one's is not known here (its
             // wall time so far, below, counts the time other processes took the core).
             // Tenths while they matter (a light shard's first classes take a fraction).

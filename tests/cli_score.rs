@@ -257,6 +257,37 @@ fn compiled_dictionary_round_trip_and_corruption() {
         let args = [&["dict", "build", "-o", dir_s][..], force].concat();
         fails_with(&args, "is a directory; give a file name with -o");
     }
+    // Nor over a link or a pipe: they stay as they are.
+    let link = dir.path().join("link.dict");
+    std::os::unix::fs::symlink(&dict, &link).expect("symlink");
+    let pipe = dir.path().join("pipe.dict");
+    let c_pipe = std::ffi::CString::new(pipe.to_str().expect("utf-8")).expect("no NUL");
+    // SAFETY: a valid NUL-terminated path; mkfifo only creates the pipe.
+    assert_eq!(unsafe { libc::mkfifo(c_pipe.as_ptr(), 0o600) }, 0);
+    for other in [&link, &pipe] {
+        fails_with(
+            &[
+                "dict",
+                "build",
+                "-o",
+                other.to_str().expect("utf-8"),
+                "--force",
+            ],
+            "exists and is not a regular file",
+        );
+    }
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        !std::fs::symlink_metadata(&pipe)
+            .expect("pipe")
+            .file_type()
+            .is_file()
+    );
     // Not even with --force over the word list it compiles, by any spelling of its path.
     let list = dir.path().join("list.txt");
     std::fs::write(&list, "tea\neat\n").expect("write");

@@ -453,6 +453,10 @@ fn rollable_estimates() {
 #[test]
 fn bad_input_is_refused() {
     fails_with(&["hillclimb", "--pool", "0", "--size", "3x3"], "--pool");
+    fails_with(
+        &["hillclimb", "--pool", "100001", "--size", "3x3"],
+        "--pool must be at most 100000",
+    );
     fails_with(&["hillclimb", "--runs", "0", "--size", "3x3"], "--runs");
     fails_with(&["hillclimb", "--size", "9x9"], "9x9");
     fails_with(

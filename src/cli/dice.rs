@@ -3,6 +3,7 @@
 
 use super::common::{Output, for_each_board_batch, parse_size, parse_threads, worker_pool};
 use bogglemax::board::{Board, Dice, DiceError, Size};
+use bogglemax::progress::Progress;
 use bogglemax::rng::Rng;
 use clap::Args;
 use rayon::prelude::*;
@@ -110,6 +111,9 @@ pub struct RollableArgs {
     /// Worker threads for --estimate (0: one per core). The estimate does not depend on it.
     #[arg(long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
+    /// No progress display for --estimate.
+    #[arg(long)]
+    pub quiet: bool,
     /// Boards. With none (and no --estimate), one per line from standard input.
     pub boards: Vec<String>,
 }
@@ -129,6 +133,7 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
             anyhow::bail!("--estimate must be at least 1");
         }
         let chunks = n.div_ceil(ESTIMATE_CHUNK);
+        let mut progress = Progress::counting("rollable", n, "boards", args.quiet);
         let yes: u64 = worker_pool(args.threads.unwrap_or(0))?.install(|| {
             (0..chunks)
                 .into_par_iter()
@@ -147,10 +152,12 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
                             yes += 1;
                         }
                     }
+                    progress.inc_by(count);
                     yes
                 })
                 .sum()
         });
+        progress.finish();
         let ratio = if yes == 0 {
             "none".to_string()
         } else {

@@ -50,6 +50,17 @@ pub fn run(cmd: &DictCommand, out: &mut Output) -> anyhow::Result<()> {
                     output.display()
                 );
             }
+            // --force replaces a file, not a device, pipe or link (checked before the work;
+            // write_atomic refuses them too).
+            if let Ok(meta) = std::fs::symlink_metadata(output)
+                && !meta.file_type().is_file()
+            {
+                anyhow::bail!(
+                    "{}: exists and is not a regular file (a device, pipe or link); nothing was \
+                     written (give another -o)",
+                    output.display()
+                );
+            }
             if let Some(source) = wordlist
                 && same_file(source, output)
             {

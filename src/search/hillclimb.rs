@@ -52,6 +52,10 @@ struct Batch {
     one_walk: bool,
 }
 
+/// The largest pool a climb takes: 200 times the paper's 500, whose runs take about a
+/// minute on a 4x4 board; a round of this pool holds some 40 million neighbours in memory.
+pub const MAX_POOL: usize = 100_000;
+
 /// Settings of a hill climb.
 #[derive(Clone, Debug)]
 pub struct HillclimbSettings {
@@ -71,6 +75,12 @@ impl HillclimbSettings {
     pub fn validate(&self) -> Result<(), SearchError> {
         if self.pool == 0 {
             return Err(SearchError::EmptyPool);
+        }
+        if self.pool > MAX_POOL {
+            return Err(SearchError::BadSetting(format!(
+                "--pool must be at most {MAX_POOL} (a round scores every neighbour of the \
+                 pool's boards, about 25 per cell of each)"
+            )));
         }
         if self.patience == Some(0) {
             return Err(SearchError::BadSetting(
