@@ -1,8 +1,9 @@
 //! Orderly sum/choice trees in an arena: building one for a class, merging, branching.
 //!
-//! Four parts: [`order`] (the cell order the tree follows), [`arena`] (storage, bounds,
+//! Five parts: [`order`] (the cell order the tree follows), [`arena`] (storage, bounds,
 //! merge and branch), [`atoms`] (the word list by groups of letters a class cannot tell
-//! apart, which the builder walks) and [`builder`] (the tree of a class from the word list).
+//! apart, which the builder walks), [`paths`] (the word paths a build collects and sorts, and
+//! their buffers) and [`builder`] (the tree of a class from the word list).
 //!
 //! # The tree
 //! A sum node holds `points` and choice-node children; a choice node holds a cell and one
@@ -56,12 +57,14 @@ mod arena;
 mod atoms;
 mod builder;
 mod order;
+mod paths;
 
 pub(crate) use arena::sat;
 pub use arena::{Arena, Mark};
 pub use atoms::{AtomTrie, WordLetters, atoms_of};
-pub use builder::{MAX_DROP_FORCED, PathBuffers, TreeBuilder};
+pub use builder::{MAX_DROP_FORCED, TreeBuilder};
 pub use order::{CellOrder, CellOrderError};
+pub use paths::PathBuffers;
 
 /// Offset of a sum node in its [`Arena`], `LEAF | points` for a childless one, or the offset
 /// of its choice child for a pass-through (no points, one child).
