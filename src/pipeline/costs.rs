@@ -84,9 +84,13 @@ impl CostSettings {
         }
         if self.wordlist_sha256 != other.wordlist_sha256 {
             // Two lists of one name (a file edited since) are told apart by their hashes.
-            let name = |s: &CostSettings| match self.wordlist == other.wordlist {
-                true => format!("{} (SHA-256 {:.12})", s.wordlist, s.wordlist_sha256),
-                false => s.wordlist.clone(),
+            let same_name = self.wordlist == other.wordlist;
+            let name = |s: &CostSettings| {
+                if same_name {
+                    format!("{} (SHA-256 {:.12})", s.wordlist, s.wordlist_sha256)
+                } else {
+                    s.wordlist.clone()
+                }
             };
             out.push(("word list", name(self), name(other)));
         }
