@@ -138,20 +138,25 @@ pub fn unframe(
     Ok(range)
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder, synced, then
-/// renamed over the target, so readers see the old file or the new one, never a torn one.
-/// Only a regular file is replaced: a folder, device, pipe or symbolic link at `path` is
-/// refused and left as it is (a rename would put a file in its place).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Ok(meta) = std::fs::symlink_metadata(path)
-        && !meta.file_type().is_file()
-    {
-        return Err(std::io::Error::new(
+/// Refuses a `path` to be written where something other than a regular file is (a folder,
+/// a device, a pipe, a symbolic link): writers replace files only. Nothing there is fine.
+pub fn check_writable_path(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if !meta.file_type().is_file() => Err(std::io::Error::new(
             ErrorKind::AlreadyExists,
             "exists and is not a regular file (a folder, device, pipe or link): nothing was \
              written",
-        ));
+        )),
+        _ => Ok(()),
     }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder, synced, then
+/// renamed over the target, so readers see the old file or the new one, never a torn one.
+/// Only a regular file is replaced ([`check_writable_path`]): a device, pipe or symbolic link
+/// at `path` is left as it is, where a rename would have put a file in its place.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    check_writable_path(path)?;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     let name = path
         .file_name()

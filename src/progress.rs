@@ -45,6 +45,8 @@ struct PlainState {
     done: u64,
     /// Seconds spent on the finished items (CPU seconds of the threads that did them).
     seconds: f64,
+    /// Whether any finished item was timed ([`Progress::end`]).
+    timed: bool,
     /// Items in progress, by id, with when they started.
     running: BTreeMap<u64, Instant>,
     stopped: bool,
@@ -61,9 +63,9 @@ impl Plain {
             self.unit,
             self.start.elapsed().as_secs_f64()
         );
-        // Only items timed by `end` add seconds (classes): boards or runs counted by `inc`
+        // Only items timed by `end` (classes) have seconds: boards or runs counted by `inc`
         // have none to show.
-        if s.seconds > 0.0 {
+        if s.timed {
             // The finished items' CPU time only: a running one's is not known here (its
             // wall time so far, below, counts the time other processes took the core).
             // Tenths while they matter (a light shard's first classes take a fraction).
@@ -207,6 +209,7 @@ impl Progress {
             s.running.remove(&id);
             s.done += 1;
             s.seconds += seconds;
+            s.timed = true;
         });
     }
 

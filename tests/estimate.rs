@@ -487,7 +487,8 @@ fn bad_estimate_and_costs_inputs_are_refused_in_one_line() {
     // Costs measured at another S deal the classes all the same, with a note that says so.
     let other_score = dir.path().join("other-score");
     let mut at_501 = proof_3x3("plan", &["--shards", "4", "--costs", s(&run)]);
-    at_501[6] = "501";
+    let score = at_501.iter().position(|&a| a == "--score").unwrap() + 1;
+    at_501[score] = "501";
     at_501.extend(["--out", s(&other_score)]);
     let planned = common::run(&at_501);
     assert!(planned.status.success());
@@ -511,6 +512,7 @@ fn bad_estimate_and_costs_inputs_are_refused_in_one_line() {
         "{note}"
     );
     let same_score = common::run(&replan(s(&dir.path().join("same-score"))));
+    assert!(same_score.status.success());
     let note = String::from_utf8_lossy(&same_score.stderr);
     assert!(!note.contains("another proof"), "{note}");
     fails_with(

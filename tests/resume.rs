@@ -1,8 +1,8 @@
 //! Crash-and-resume tests. Every crash is placed by progress, never by the clock: a named
 //! crash point (src/failpoint.rs) kills the worker at the K-th journaled class, the K-th
 //! top-split checkpoint, halfway through writing a record, or between writing an output and
-//! renaming it; and two tests send a real KILL, TERM or INT from outside to a worker that
-//! is paused after a journaled class. Whatever the machine's speed or load, the same crash happens at
+//! renaming it; and one test sends a real KILL, TERM, INT or HUP from outside, in turn, to
+//! workers paused after a journaled class. Whatever the machine's speed or load, the same crash happens at
 //! the same step, and every resumed run must give a `results.csv` byte-identical to an
 //! uninterrupted run's, with the same number of candidates checked.
 //!
@@ -250,14 +250,16 @@ fn stop_paused_break(run: &Path, k: u64, signal: i32) -> String {
         .env("BOGGLEMAX_FAILPOINT", format!("class-journaled:{k}:pause"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    // A test run started in the background of a script has INT ignored, and the worker
-    // would inherit that (and rightly keep it), or a harness may start it with signals
-    // blocked: give the worker INT's default action and no blocked signal.
+    // A test run started in the background of a script has INT ignored (under nohup, HUP
+    // too), and the worker would inherit that (and rightly keep it), or a harness may start
+    // it with signals blocked: give the worker INT's and HUP's default actions and no
+    // blocked signal.
     // SAFETY: between fork and exec only `signal(2)`, `sigemptyset(3)` and
     // `sigprocmask(2)`, all async-signal-safe, on a set on this stack.
     unsafe {
         command.pre_exec(|| {
             libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGHUP, libc::SIG_DFL);
             let mut none: libc::sigset_t = std::mem::zeroed();
             libc::sigemptyset(&mut none);
             libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
@@ -323,6 +325,7 @@ fn signals_from_outside_then_resume() {
         (2, libc::SIGTERM, Some("TERM")),
         (3, libc::SIGKILL, None),
         (5, libc::SIGINT, Some("INT")),
+        (2, libc::SIGHUP, Some("HUP")),
         (10, libc::SIGKILL, None),
     ];
     for (k, signal, name) in cases {

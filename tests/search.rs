@@ -510,6 +510,10 @@ fn bad_input_is_refused() {
         "--threads is for --estimate",
     );
     fails_with(
+        &["rollable", "--quiet", "abcdefghijklmnop"],
+        "--quiet is for --estimate",
+    );
+    fails_with(
         &["roll", "--size", "5x5"],
         "has 16 dice: give a set of 25 dice with --dice FILE",
     );

@@ -42,6 +42,12 @@ impl DictArgs {
     /// would give one of its words more points than a word's 32 bits hold, and noting on
     /// standard error when no word of the list fits such a board (every score is then 0).
     pub fn load(&self, size: Size) -> anyhow::Result<Dictionary> {
+        self.load_scored(size, self.scoring())
+    }
+
+    /// As [`DictArgs::load`], for `scoring` (one a run or a costs file records, where
+    /// --scoring is not given) in place of the flag's.
+    pub fn load_scored(&self, size: Size, scoring: Scoring) -> anyhow::Result<Dictionary> {
         let dict = Dictionary::load(self.wordlist.as_deref())?;
         if let Some(fewest) = dict.trie().fewest_dice()
             && fewest > size.cells()
@@ -52,8 +58,8 @@ impl DictArgs {
                 dict.info().source
             );
         }
-        if let Some(word) = self.scoring().word_beyond_u32(dict.trie()) {
-            let remedy = match self.scoring() {
+        if let Some(word) = scoring.word_beyond_u32(dict.trie()) {
+            let remedy = match scoring {
                 Scoring::Table(_) => "use smaller values",
                 _ => "leave the word out of the list or choose another scoring",
             };

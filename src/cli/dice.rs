@@ -125,6 +125,9 @@ pub fn run_rollable(args: &RollableArgs, out: &mut Output) -> anyhow::Result<()>
     if args.seed.is_some() && args.estimate.is_none() {
         anyhow::bail!("--seed is for --estimate: checking the boards given draws nothing");
     }
+    if args.quiet && args.estimate.is_none() {
+        anyhow::bail!("--quiet is for --estimate: checking the boards given shows no progress");
+    }
     if args.threads.is_some() && args.estimate.is_none() {
         anyhow::bail!("--threads is for --estimate: the boards given are checked on one thread");
     }

@@ -44,20 +44,14 @@ pub fn run(cmd: &DictCommand, out: &mut Output) -> anyhow::Result<()> {
                     output.display()
                 );
             }
+            // --force replaces a file, not a device, pipe or link (checked before the work,
+            // and before --force is asked for: it would not help).
+            if let Err(e) = bogglemax::format::check_writable_path(output) {
+                anyhow::bail!("{}: {e} (give another -o)", output.display());
+            }
             if output.exists() && !force {
                 anyhow::bail!(
                     "{}: already exists; nothing was written (--force replaces it)",
-                    output.display()
-                );
-            }
-            // --force replaces a file, not a device, pipe or link (checked before the work;
-            // write_atomic refuses them too).
-            if let Ok(meta) = std::fs::symlink_metadata(output)
-                && !meta.file_type().is_file()
-            {
-                anyhow::bail!(
-                    "{}: exists and is not a regular file (a device, pipe or link); nothing was \
-                     written (give another -o)",
                     output.display()
                 );
             }

@@ -191,7 +191,7 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             let run = replayed.as_ref().and_then(|r| r.run.as_ref());
             let dict = match (&args.dict.wordlist, run) {
                 (None, Some(run)) => run.dictionary()?,
-                _ => args.dict.load(size)?,
+                _ => args.dict.load_scored(size, scoring)?,
             };
             let settings = EstimateSettings {
                 size,

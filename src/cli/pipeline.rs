@@ -424,7 +424,8 @@ pub struct StatusArgs {
     #[arg(long)]
     pub pending: bool,
     /// Also write the measured cost of every finished class to FILE (CSV
-    /// `class_id,seconds,nodes,source`), for `plan --costs` or a look at the heavy tail.
+    /// `class_id,seconds,nodes,source` after `#` lines naming the classes and the proof),
+    /// for `plan --costs`, `estimate --replay` or a look at the heavy tail.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "pending"])]
     pub costs: Option<PathBuf>,
 }
@@ -443,8 +444,8 @@ pub fn run_status(args: &StatusArgs, out: &mut Output) -> anyhow::Result<()> {
         let costs = pipeline::ClassCosts::from_run(&run)?;
         costs.write(path)?;
         eprintln!(
-            "wrote the costs of {} finished classes to {}",
-            costs.len(),
+            "wrote the costs of {} to {}",
+            counted(costs.len() as u64, "finished class", "finished classes"),
             path.display()
         );
     }

@@ -7,14 +7,14 @@
 //! out, so the journals are exactly what a `kill -9` at that moment would leave.
 
 use std::io::IsTerminal;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 
 /// The whole note for each signal, set once per process before the handler is installed:
 /// one buffer, so that one `write(2)` puts it out whole even when many workers sharing a log
 /// or a terminal are stopped at once. On a terminal it starts a line of its own, since a
-/// progress bar may be half drawn there.
-static NOTES: OnceLock<Notes> = OnceLock::new();
+/// progress bar may be half drawn there. Null until set; once set, leaked and never changed,
+/// so the handler reads it with one atomic load.
+static NOTES: AtomicPtr<Notes> = AtomicPtr::new(std::ptr::null_mut());
 
 /// The signals that leave a note: TERM, INT and HUP, in [`Notes`]' order.
 #[cfg(unix)]
@@ -41,10 +41,14 @@ pub fn say_when_stopped(note: &str) {
             .into_bytes()
             .into()
     };
+    let notes = Box::into_raw(Box::new(Notes([text("TERM"), text("INT"), text("HUP")])));
+    let null = std::ptr::null_mut();
     if NOTES
-        .set(Notes([text("TERM"), text("INT"), text("HUP")]))
+        .compare_exchange(null, notes, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()
     {
+        // SAFETY: `notes` came from `Box::into_raw` above and was not stored.
+        drop(unsafe { Box::from_raw(notes) });
         return;
     }
     #[cfg(unix)]
@@ -87,13 +91,16 @@ fn install(i: usize) {
 /// would have without the handler, either at once or as the handler returns. (Another stop
 /// signal that came meanwhile waited, blocked, and now has its default action too: one note,
 /// whichever of the two the process then dies by.) Only `poll(2)`, `write(2)`, `signal(2)`
-/// and `raise(3)` are called, all async-signal-safe, and atomic loads (`OnceLock::get`
-/// among them); the notes were set before the handler was installed and never change.
+/// and `raise(3)` are called, all async-signal-safe, and atomic loads; the notes were set
+/// before the handler was installed and never change.
 #[cfg(unix)]
 extern "C" fn on_stop(signal: libc::c_int) {
     let index = SIGNALS.iter().position(|&s| s == signal).unwrap_or(0);
-    if let Some(notes) = NOTES.get() {
-        let note = &notes.0[index];
+    let notes = NOTES.load(Ordering::SeqCst);
+    if !notes.is_null() {
+        // SAFETY: a non-null pointer is the leaked `Notes` of `say_when_stopped`, never
+        // freed or changed.
+        let note = unsafe { &(*notes).0[index] };
         // A full pipe (a reader that stopped reading) would hold the process in `write`:
         // the note is dropped rather than the stop delayed.
         let mut stderr = libc::pollfd {

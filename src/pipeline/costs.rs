@@ -260,8 +260,9 @@ impl ClassCosts {
                     .map(|(k, _)| format!("`# {k}:`"))
                     .collect::<Vec<_>>();
                 return Err(corrupt(format!(
-                    "no {} line (a costs file names all five of its proof's settings, or none)",
-                    missing.join(" or ")
+                    "no {} line (a costs file names all {} of its proof's settings, or none)",
+                    missing.join(" or "),
+                    SETTING_KEYS.len()
                 )));
             }
         };
@@ -337,25 +338,22 @@ impl ClassCosts {
     pub fn check_replaceable(path: &Path) -> Result<(), PipelineError> {
         use std::io::{BufRead, BufReader, Read};
         // Not opened to be read if it is no regular file: a pipe would block the open.
-        if let Ok(meta) = std::fs::symlink_metadata(path)
-            && !meta.file_type().is_file()
-        {
-            return Err(PipelineError::Usage(format!(
-                "{}: exists and is not a regular file (a folder, device, pipe or link); nothing \
-                 was written (choose another file)",
-                path.display()
-            )));
-        }
+        crate::format::check_writable_path(path).map_err(|e| {
+            PipelineError::Usage(format!("{}: {e} (choose another file)", path.display()))
+        })?;
         let file = match std::fs::File::open(path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(PipelineError::io(path, e)),
         };
-        let mut first = String::new();
-        // A costs file's first line is short; a binary file need not have one.
-        let read = BufReader::new(file.take(4096)).read_line(&mut first);
-        if read.is_ok() && (first.starts_with(SPACE_LINE) || first.starts_with(COSTS_HEADER_START))
-        {
+        // A costs file's header comes after its comment lines, in its first few KiB; a binary
+        // file need not have lines at all.
+        let mut head = BufReader::new(file.take(16 << 10));
+        let mut line = String::new();
+        while head.read_line(&mut line).is_ok_and(|n| n > 0) && line.starts_with('#') {
+            line.clear();
+        }
+        if line.starts_with(COSTS_HEADER_START) {
             return Ok(());
         }
         Err(PipelineError::Usage(format!(
@@ -536,5 +534,9 @@ mod tests {
             text.replace("class_id", "id")
         ));
         assert!(err.contains("line 8: not a costs file"), "{err}");
+        // A costs file with comments of its own above is one to replace, not to refuse.
+        std::fs::write(&path, format!("# made by hand\n{text}")).unwrap();
+        costs.write(&path).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
 }
