@@ -47,6 +47,11 @@ fn proof_3x3<'a>(command: &'a str, more: &[&'a str]) -> Vec<&'a str> {
     [&proof[..], more].concat()
 }
 
+/// `estimate --replay FILE --sample 5` (a run directory or a costs file), then `more`.
+fn replay_5<'a>(file: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    [&["estimate", "--replay", file, "--sample", "5"][..], more].concat()
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
@@ -168,14 +173,7 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
     // A run replayed on its own gives its settings (settings given besides must agree with
     // them, and with --run the two runs' must); a replay prints no candidates or results (a
     // costs file has none).
-    let alone = keys(&stdout_ok(&[
-        "estimate",
-        "--replay",
-        s(&run),
-        "--sample",
-        "5",
-        "--quiet",
-    ]));
+    let alone = keys(&stdout_ok(&replay_5(s(&run), &["--quiet"])));
     assert_eq!(number(&alone["tree_nodes"]), point);
     assert!(!alone.contains_key("candidates") && !alone.contains_key("results"));
     for (flags, why) in [
@@ -192,8 +190,7 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
             "the run's scoring is standard, this estimate's words",
         ),
     ] {
-        let replay = ["estimate", "--replay", s(&run), "--sample", "5"];
-        fails_with(&[&replay[..], &flags].concat(), why);
+        fails_with(&replay_5(s(&run), &flags), why);
     }
     let other = dir.path().join("other");
     stdout_ok(&[
@@ -237,39 +234,17 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
     // A costs file names its proof as the run does: replayed alone it draws the same, and
     // settings given besides must agree. One without those lines (an older file) needs the
     // flags.
-    let from_file = keys(&stdout_ok(&[
-        "estimate",
-        "--replay",
-        s(&costs),
-        "--sample",
-        "5",
-        "--quiet",
-    ]));
+    let costs_s = s(&costs);
+    let from_file = keys(&stdout_ok(&replay_5(costs_s, &["--quiet"])));
     assert_eq!(number(&from_file["tree_nodes"]), point);
     fails_with(
-        &[
-            "estimate",
-            "--replay",
-            s(&costs),
-            "--sample",
-            "5",
-            "--score",
-            "501",
-        ],
+        &replay_5(costs_s, &["--score", "501"]),
         "the costs file's score is 500, this estimate's 501: give the costs file's",
     );
     let words = dir.path().join("words.txt");
     std::fs::write(&words, "cat\ndog\n").unwrap();
     fails_with(
-        &[
-            "estimate",
-            "--replay",
-            s(&costs),
-            "--sample",
-            "5",
-            "--wordlist",
-            s(&words),
-        ],
+        &replay_5(costs_s, &["--wordlist", s(&words)]),
         "the costs file's word list is enable2k (built-in), this estimate's",
     );
     let older = dir.path().join("older.csv");
@@ -281,25 +256,17 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
     assert_eq!(kept.len() + 5, text.lines().count(), "five settings lines");
     std::fs::write(&older, kept.join("\n") + "\n").unwrap();
     fails_with(
-        &["estimate", "--replay", s(&older), "--sample", "5"],
+        &replay_5(s(&older), &[]),
         "this costs file does not say the proof's settings (a file from an older bogglemax): \
          give --score",
     );
     // Its classes are named: --score is all it needs. A costs file written from the replay
     // names the proof.
     let written = dir.path().join("written.csv");
-    let older_replay = keys(&stdout_ok(&[
-        "estimate",
-        "--replay",
+    let older_replay = keys(&stdout_ok(&replay_5(
         s(&older),
-        "--sample",
-        "5",
-        "--score",
-        "500",
-        "--quiet",
-        "--costs-out",
-        s(&written),
-    ]));
+        &["--score", "500", "--quiet", "--costs-out", s(&written)],
+    )));
     assert_eq!(number(&older_replay["tree_nodes"]), point);
     let written = std::fs::read_to_string(&written).unwrap();
     assert!(
@@ -309,28 +276,10 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
     // Settings given besides are compared as they are read: a partition spelt with other
     // spaces is the same partition, --scoring standard is the file's standard.
     let spelt = PARTITION.replace(' ', "  ");
-    stdout_ok(&[
-        "estimate",
-        "--replay",
-        s(&costs),
-        "--sample",
-        "5",
-        "--quiet",
-        "--partition",
-        &spelt,
-        "--scoring",
-        "standard",
-    ]);
+    let agreeing = ["--quiet", "--partition", &spelt, "--scoring", "standard"];
+    stdout_ok(&replay_5(costs_s, &agreeing));
     fails_with(
-        &[
-            "estimate",
-            "--replay",
-            s(&costs),
-            "--sample",
-            "5",
-            "--scoring",
-            "words",
-        ],
+        &replay_5(costs_s, &["--scoring", "words"]),
         "the costs file's scoring is standard, this estimate's words",
     );
 
