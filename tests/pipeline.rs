@@ -260,6 +260,10 @@ fn torn_journal_tail_is_dropped_and_corruption_refused() {
     std::fs::write(&journal, &bad).expect("write");
     fails_with(&["break", s(&runp), "--shard", "0"], "00000.journal");
     fails_with(&["merge", s(&runp)], "00000.journal");
+    // With a shard's advice, whether the journal is opened to append or only read.
+    let advice = "(to go on without it: move the journal aside and break the shard again";
+    fails_with(&["break", s(&runp), "--shard", "0"], advice);
+    fails_with(&["merge", s(&runp)], advice);
     assert_eq!(
         std::fs::read(&journal).expect("journal"),
         bad,

@@ -9,7 +9,7 @@
 
 use super::costs::{ClassCost, ClassCosts, CostSettings};
 use super::error::PipelineError;
-use super::journal::{ClassRecord, DAMAGED_SHARD_ADVICE, OTHER_RUN, ShardJournal};
+use super::journal::{ClassRecord, OTHER_RUN, ShardJournal};
 use super::manifest::fingerprint;
 use super::plan::recorded_class_space;
 use super::sampling::{
@@ -873,6 +873,10 @@ impl Replay {
     }
 }
 
+/// What a damaged estimate journal's error ends with: how to go on without it.
+const DAMAGED_ESTIMATE_ADVICE: &str = " (give another --journal, or move this one aside: the \
+     classes it held are broken anew)";
+
 /// The classes an estimate has broken, kept on disk so that a later estimate of the same proof
 /// takes them from there instead of breaking them again: a long estimate can then be run in
 /// parts (a budget a session), and one cut off loses only the classes under way.
@@ -913,37 +917,33 @@ impl EstimateJournal {
             settings.scoring.to_string().as_bytes(),
             dict.info().sha256.as_bytes(),
         ]);
-        let (journal, contents) =
-            ShardJournal::open(path, id, settings.size).map_err(|e| match e {
-                // The journal keeps only a fingerprint of its settings: say this estimate's,
-                // for the user to compare with the command that wrote it.
-                PipelineError::Mismatch { path, why } if why == OTHER_RUN => {
-                    PipelineError::Mismatch {
-                        path,
-                        why: format!(
-                            "this estimate journal was written for another size, partition, \
-                             score, switchover, scoring or word list than this estimate's \
-                             ({} '{}', S {}, switchover {switchover}, {}, {})",
-                            settings.size,
-                            settings.partition,
-                            settings.threshold,
-                            settings.scoring,
-                            dict.info().source
-                        ),
-                    }
-                }
-                PipelineError::Corrupt { path, why } => PipelineError::Corrupt {
+        let opened = ShardJournal::open_advising(
+            path,
+            id,
+            settings.size,
+            Duration::ZERO,
+            DAMAGED_ESTIMATE_ADVICE,
+        );
+        let (journal, contents) = match opened {
+            // The journal keeps only a fingerprint of its settings: say this estimate's, for
+            // the user to compare with the command that wrote it.
+            Err(PipelineError::Mismatch { path, why }) if why == OTHER_RUN => {
+                return Err(PipelineError::Mismatch {
                     path,
-                    why: match why.strip_suffix(DAMAGED_SHARD_ADVICE) {
-                        Some(why) => format!(
-                            "{why} (give another --journal, or move this one aside: the \
-                             classes it held are broken anew)"
-                        ),
-                        None => why,
-                    },
-                },
-                e => e,
-            })?;
+                    why: format!(
+                        "this estimate journal was written for another size, partition, score, \
+                         switchover, scoring or word list than this estimate's ({} '{}', S {}, \
+                         switchover {switchover}, {}, {})",
+                        settings.size,
+                        settings.partition,
+                        settings.threshold,
+                        settings.scoring,
+                        dict.info().source
+                    ),
+                });
+            }
+            opened => opened?,
+        };
         Ok(EstimateJournal {
             journal,
             known: contents.classes,

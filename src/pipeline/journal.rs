@@ -347,23 +347,25 @@ pub fn read_journal(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(JournalContents::default()),
         Err(e) => return Err(PipelineError::io(path, e)),
     }
-    parse(path, &bytes, run_id, size)
+    parse(path, &bytes, run_id, size, DAMAGED_SHARD_ADVICE)
 }
 
 /// What a damaged shard journal's error ends with: how to go on without it. An estimate
-/// journal's error says its own ([`super::estimate::EstimateJournal::open`]).
-pub(super) const DAMAGED_SHARD_ADVICE: &str = " (to go on without it: move the journal aside \
-     and break the shard again; its classes are broken anew)";
+/// journal's error says its own ([`ShardJournal::open_advising`]).
+const DAMAGED_SHARD_ADVICE: &str = " (to go on without it: move the journal aside and break the \
+     shard again; its classes are broken anew)";
 
+/// The journal's contents; a damaged journal's error ends with `damaged_advice`.
 fn parse(
     path: &Path,
     bytes: &[u8],
     run_id: u64,
     size: Size,
+    damaged_advice: &str,
 ) -> Result<JournalContents, PipelineError> {
     let corrupt = |why: String| PipelineError::Corrupt {
         path: path.to_path_buf(),
-        why: format!("{why}{DAMAGED_SHARD_ADVICE}"),
+        why: format!("{why}{damaged_advice}"),
     };
     let mut out = JournalContents::default();
     if bytes.is_empty() {
@@ -529,6 +531,18 @@ impl ShardJournal {
         size: Size,
         wait: Duration,
     ) -> Result<(ShardJournal, JournalContents), PipelineError> {
+        ShardJournal::open_advising(path, run_id, size, wait, DAMAGED_SHARD_ADVICE)
+    }
+
+    /// As [`ShardJournal::open_waiting`], a damaged journal's error ending with
+    /// `damaged_advice` (how to go on without it) instead of a shard's.
+    pub(super) fn open_advising(
+        path: &Path,
+        run_id: u64,
+        size: Size,
+        wait: Duration,
+        damaged_advice: &str,
+    ) -> Result<(ShardJournal, JournalContents), PipelineError> {
         let io = |e| PipelineError::io(path, e);
         let mut file = OpenOptions::new()
             .read(true)
@@ -560,7 +574,7 @@ impl ShardJournal {
         }
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io)?;
-        let contents = parse(path, &bytes, run_id, size)?;
+        let contents = parse(path, &bytes, run_id, size, damaged_advice)?;
         if bytes.len() < HEADER_LEN as usize {
             file.set_len(0).map_err(io)?;
             file.seek(SeekFrom::Start(0)).map_err(io)?;
