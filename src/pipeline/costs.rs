@@ -24,6 +24,14 @@ const SPACE_KEY: &str = "classes";
 const COSTS_HEADER: &str = "class_id,seconds,nodes,source";
 /// How a costs table's header must begin (`nodes` and `source` may be left out).
 const COSTS_HEADER_START: &str = "class_id,seconds";
+
+/// `seconds` to the nanosecond, the CPU clock's resolution, without trailing zeros: a class
+/// timed in parts sums them in floating point, whose shortest form can carry noise digits
+/// (`0.008135508999999999`).
+fn seconds_text(seconds: f64) -> String {
+    let text = format!("{seconds:.9}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
 /// The keys of the lines naming the proof's settings, in the order they are written.
 const SETTING_KEYS: [&str; 5] = [
     "score",
@@ -391,7 +399,7 @@ impl ClassCosts {
                 out,
                 "{},{},{},{}",
                 c.class_id,
-                c.seconds,
+                seconds_text(c.seconds),
                 c.nodes,
                 if c.measured { "measured" } else { "predicted" }
             );
@@ -445,6 +453,28 @@ mod tests {
         assert_eq!(back, costs);
         assert_eq!(back.get(3).map(|c| c.class_id), Some(3));
         assert_eq!(back.get(7).map(|c| c.nodes), Some(99));
+
+        // Seconds are written to the nanosecond, without a sum's noise digits.
+        let noisy = ClassCosts::new(vec![
+            ClassCost {
+                class_id: 1,
+                seconds: 0.003 + 0.005135509,
+                nodes: 5,
+                measured: true,
+            },
+            ClassCost {
+                class_id: 2,
+                seconds: 2.0,
+                nodes: 6,
+                measured: true,
+            },
+        ]);
+        noisy.write(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.ends_with("1,0.008135509,5,measured\n2,2,6,measured\n"),
+            "{text}"
+        );
 
         std::fs::write(&path, "class_id,seconds\n1,2\n2,-1\n").unwrap();
         let err = ClassCosts::load(&path).unwrap_err().to_string();
