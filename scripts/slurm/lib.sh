@@ -171,12 +171,13 @@ apply_estimate() {
     [[ "$FROM_ESTIMATE" == 1 ]] || return 0
     local count=$1 est="$RUN/estimate.txt"
     if ! grep -qx "tasks: $count" "$est" 2>/dev/null; then
-        # The estimate takes minutes: first let sbatch refuse options it will refuse anyway
-        # (a wrong partition or account), without submitting anything.
+        # The estimate takes minutes: first let sbatch refuse what it will refuse anyway (a
+        # wrong partition or account, or no controller to reach), without submitting
+        # anything.
         local refused
         refused=$(sbatch --test-only --job-name=bogglemax-check ${EXTRA[@]+"${EXTRA[@]}"} \
             --output=/dev/null --wrap=true 2>&1) ||
-            die "sbatch refuses these options (nothing estimated or submitted): $(tr '\n' ' ' <<< "$refused")"
+            die "sbatch --test-only failed, so nothing was estimated or submitted (check the options and that this node reaches the Slurm controller): $(tr '\n' ' ' <<< "$refused")"
         echo "$PROG: estimating $RUN (${ESTIMATE_BUDGET:-300} s, ${ESTIMATE_THREADS:-1} thread(s); saved to $est)"
         if ! "$BIN" estimate --run "$RUN" --budget "${ESTIMATE_BUDGET:-300}" \
             --threads "${ESTIMATE_THREADS:-1}" --tasks "$count" --quiet > "$est.tmp"; then

@@ -371,7 +371,7 @@ ln -s "$(command -v dirname)" "$T/nosbatch/dirname"
 check_error "submit.sh without sbatch on PATH" 2 "sbatch not found" \
     env PATH="$T/nosbatch" "$BASH" "$HERE/submit.sh" "$A"
 check_error "submit.sh --from-estimate with a partition sbatch refuses stops before estimating" 2 \
-    "refuses these options" env ESTIMATE_BUDGET=2 "$HERE/submit.sh" "$A" --from-estimate --partition=nosuch
+    "test-only failed" env ESTIMATE_BUDGET=2 "$HERE/submit.sh" "$A" --from-estimate --partition=nosuch
 expect "submit.sh with a refused partition estimated nothing" test ! -e "$A/estimate.txt"
 
 # ---- A: submit a whole run, compare with the local run --------------------------------
