@@ -617,6 +617,10 @@ fn an_estimate_killed_and_resumed_from_its_journal_equals_one_run_whole() {
         &strs(&with_journal(args("301", "24"))),
         "S 301, switchover ",
     );
+    fails_with(
+        &strs(&with_journal(args("301", "24"))),
+        "or its header is damaged (give another --journal, or move this one aside",
+    );
     assert_eq!(std::fs::read(&journal).unwrap(), bytes, "left as it was");
     let mut damaged = bytes.clone();
     damaged[40] ^= 0xff;

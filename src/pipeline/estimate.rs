@@ -927,13 +927,14 @@ impl EstimateJournal {
         let (journal, contents) = match opened {
             // The journal keeps only a fingerprint of its settings: say this estimate's, for
             // the user to compare with the command that wrote it.
-            Err(PipelineError::Mismatch { path, why }) if why == OTHER_RUN => {
+            Err(PipelineError::Mismatch { path, why }) if why.starts_with(OTHER_RUN) => {
                 return Err(PipelineError::Mismatch {
                     path,
                     why: format!(
                         "this estimate journal was written for another size, partition, score, \
                          switchover, scoring or word list than this estimate's ({} '{}', S {}, \
-                         switchover {switchover}, {}, {})",
+                         switchover {switchover}, {}, {}), or its header is damaged\
+                         {DAMAGED_ESTIMATE_ADVICE}",
                         settings.size,
                         settings.partition,
                         settings.threshold,
