@@ -138,6 +138,16 @@ pub fn unframe(
     Ok(range)
 }
 
+/// Whether `a` and `b` name one existing file (by device and inode, through links and
+/// other spellings of the path).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
 /// Refuses a `path` to be written where something other than a regular file is (a folder,
 /// a device, a pipe, a symbolic link): writers replace files only. Nothing there is fine.
 pub fn check_writable_path(path: &Path) -> std::io::Result<()> {

@@ -247,8 +247,38 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
         &replay_5(costs_s, &["--wordlist", s(&words)]),
         "the costs file's word list is enable2k (built-in), this estimate's",
     );
-    let older = dir.path().join("older.csv");
+    // A word list of the same name that has changed since (its SHA-256 differs).
+    let edited = dir.path().join("edited.csv");
     let text = std::fs::read_to_string(&costs).unwrap();
+    let edited_text: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("# wordlist: ") {
+                // A word list is named by its file name.
+                "# wordlist: words.txt".to_string()
+            } else if l.starts_with("# wordlist sha256: ") {
+                format!("# wordlist sha256: {}", "0".repeat(64))
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    std::fs::write(&edited, edited_text.join("\n") + "\n").unwrap();
+    fails_with(
+        &replay_5(s(&edited), &["--wordlist", s(&words)]),
+        "words.txt has changed since the costs were measured: give the list as it was then",
+    );
+    // The replayed file is not replaced by the estimate's costs, most of them predicted.
+    fails_with(
+        &replay_5(costs_s, &["--costs-out", costs_s]),
+        "is the file --replay reads",
+    );
+    assert_eq!(
+        std::fs::read_to_string(&costs).unwrap(),
+        text,
+        "left as it was"
+    );
+    let older = dir.path().join("older.csv");
     let kept: Vec<&str> = text
         .lines()
         .filter(|l| !l.starts_with('#') || l.starts_with("# classes: "))
@@ -259,6 +289,18 @@ fn the_estimate_of_the_3x3_proof_is_near_the_full_run_and_covers_it() {
         &replay_5(s(&older), &[]),
         "this costs file does not say the proof's settings (a file from an older bogglemax): \
          give --score",
+    );
+    // Without its classes line too, the flags not given are named.
+    let oldest = dir.path().join("oldest.csv");
+    let table: Vec<&str> = kept
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with('#'))
+        .collect();
+    std::fs::write(&oldest, table.join("\n") + "\n").unwrap();
+    fails_with(
+        &replay_5(s(&oldest), &["--partition", PARTITION]),
+        "give --size and --score (and --switchover unless it was the default)",
     );
     // Its classes are named: --score is all it needs. A costs file written from the replay
     // names the proof.

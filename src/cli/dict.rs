@@ -56,7 +56,7 @@ pub fn run(cmd: &DictCommand, out: &mut Output) -> anyhow::Result<()> {
                 );
             }
             if let Some(source) = wordlist
-                && same_file(source, output)
+                && bogglemax::format::same_file(source, output)
             {
                 anyhow::bail!(
                     "{}: is the word list being compiled; nothing was written (give another -o)",
@@ -75,16 +75,6 @@ pub fn run(cmd: &DictCommand, out: &mut Output) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
-}
-
-/// Whether `a` and `b` name one existing file (by device and inode, through links and
-/// other spellings of the path).
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-        _ => false,
-    }
 }
 
 fn print_info(dict: &Dictionary, out: &mut Output) -> anyhow::Result<()> {

@@ -147,6 +147,15 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
     if let Some(path) = &args.costs_out {
         // Before the work, not after it.
         pipeline::ClassCosts::check_replaceable(path)?;
+        if let Some(replay) = &args.replay
+            && bogglemax::format::same_file(path, replay)
+        {
+            bail!(
+                "--costs-out {} is the file --replay reads: its measured costs would be replaced \
+                 by this estimate's, most of them predicted (choose another file)",
+                path.display()
+            );
+        }
     }
     if let Some(journal) = args.journal.first() {
         super::stop_note::say_when_stopped(&format!(
@@ -214,10 +223,26 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
                 .clone()
                 .or(recorded_space.map(|(_, p)| p.clone()));
             let (Some(partition), Some(threshold)) = (&partition, args.score) else {
-                // Required by clap unless --run or --replay is given: here --replay FILE.
-                let give = match recorded_space {
-                    Some(_) => "--score (and --switchover unless it was the default)",
-                    None => "--size, --partition and --score",
+                // Required by clap unless --run or --replay is given: here --replay FILE. The
+                // size has a default, but not necessarily the file's.
+                let missing = [
+                    (recorded_space.is_none() && args.size.is_none(), "--size"),
+                    (partition.is_none(), "--partition"),
+                    (args.score.is_none(), "--score"),
+                ]
+                .into_iter()
+                .filter_map(|(missing, flag)| missing.then_some(flag))
+                .collect::<Vec<_>>();
+                let give = match missing.split_last() {
+                    Some((last, [])) => last.to_string(),
+                    Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                    // Not reached: partition or score is missing.
+                    None => "the proof's settings".to_string(),
+                };
+                let give = if args.switchover.is_none() {
+                    format!("{give} (and --switchover unless it was the default)")
+                } else {
+                    give
                 };
                 bail!(
                     "--replay {}: this costs file does not say the proof's settings (a file \
@@ -259,12 +284,6 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
             (e, Some(truth))
         }
     };
-    if let Some(path) = &args.costs_out {
-        estimate
-            .costs
-            .write(path)
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
     let shards = tasks.unwrap_or(1);
     // clap gives at least the default seed.
     let report = estimate.report(shards, tasks, args.seed[0]);
@@ -292,6 +311,14 @@ pub fn run(args: &EstimateArgs, out: &mut Output) -> anyhow::Result<()> {
         }
     }
     out.flush()?;
+    // After the report: a file that cannot be written now (a full disk, or something put at
+    // the path since it was checked) fails the command without losing the estimate.
+    if let Some(path) = &args.costs_out {
+        estimate
+            .costs
+            .write(path)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     Ok(())
 }
 
@@ -437,9 +464,10 @@ impl Replayed {
                 partition_label(&settings.partition),
             ),
         ];
+        let estimated = settings.cost_settings(dict);
         let differs = space
             .into_iter()
-            .chain(recorded.differences(&settings.cost_settings(dict)))
+            .chain(recorded.differences(&estimated))
             .find(|(_, theirs, ours)| theirs != ours);
         let Some((what, theirs, ours)) = differs else {
             return Ok(());
@@ -459,6 +487,11 @@ impl Replayed {
         }
         // A run keeps its word list; a costs file only names it.
         let advice = match (what, &self.run) {
+            ("word list", None) if recorded.wordlist == estimated.wordlist => format!(
+                "{} has changed since the costs were measured: give the list as it was then \
+                 with --wordlist",
+                estimated.wordlist
+            ),
             ("word list", None) => "give that list with --wordlist".to_string(),
             _ => format!("give the {whose}'s (or leave it out: the {whose}'s is taken)"),
         };

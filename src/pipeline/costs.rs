@@ -274,6 +274,14 @@ impl ClassCosts {
                 )));
             }
         };
+        if let Some((line, value)) = &space
+            && value.split_once(' ').is_none()
+        {
+            return Err(bad(
+                *line,
+                format!("{value:?} is not `SIZE PARTITION` (the classes the ids number)"),
+            ));
+        }
         if settings.is_some() && space.is_none() {
             return Err(corrupt(format!(
                 "names its proof's settings but not its classes (no `{SPACE_LINE}SIZE PARTITION` \
@@ -295,10 +303,18 @@ impl ClassCosts {
             };
             bad(line, why)
         };
+        if body.trim().is_empty() {
+            return Err(corrupt(format!(
+                "no table after its `#` lines (a costs file has a `{COSTS_HEADER_START}...` \
+                 header line)"
+            )));
+        }
         let header = reader.headers().map_err(csv_error)?.clone();
         if header.get(0) != Some("class_id") || header.get(1) != Some("seconds") {
+            // The csv reader passes over blank lines before the header.
+            let blank = body.lines().take_while(|l| l.trim().is_empty()).count() as u64;
             return Err(bad(
-                first,
+                first + blank,
                 format!("not a costs file (the header must start {COSTS_HEADER_START})"),
             ));
         }
@@ -354,6 +370,10 @@ impl ClassCosts {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(PipelineError::io(path, e)),
         };
+        // An empty file (made by `mktemp` or `: > FILE` for the costs) holds nothing to lose.
+        if file.metadata().is_ok_and(|m| m.len() == 0) {
+            return Ok(());
+        }
         // A costs file's header comes after its comment lines, in its first few KiB; a binary
         // file need not have lines at all.
         let mut head = BufReader::new(file.take(16 << 10));
@@ -495,6 +515,25 @@ mod tests {
         std::fs::write(&path, "class_id,seconds\n1,2\n").unwrap();
         costs.write(&path).unwrap();
         assert_eq!(ClassCosts::load(&path).unwrap(), costs);
+        // An empty file holds nothing to lose.
+        std::fs::write(&path, "").unwrap();
+        costs.write(&path).unwrap();
+        assert_eq!(ClassCosts::load(&path).unwrap(), costs);
+
+        // Comment lines without a table, a bad header after a blank line, a classes line
+        // without its partition: each named where it is.
+        for (text, why) in [
+            ("# classes: 3x3 ab c\n", "no table after its `#` lines"),
+            ("# x\n\nboard,score\n", "line 3: not a costs file"),
+            (
+                "# classes: 3x3\nclass_id,seconds\n1,2\n",
+                "line 1: \"3x3\" is not `SIZE PARTITION`",
+            ),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let err = ClassCosts::load(&path).unwrap_err().to_string();
+            assert!(err.contains(why), "{text:?}: {err}");
+        }
     }
 
     #[test]

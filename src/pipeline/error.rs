@@ -41,6 +41,16 @@ pub enum PipelineError {
         /// What differs.
         why: String,
     },
+    /// A journal's header names another run than the one it is read for: it was copied
+    /// from another run, or its header is damaged where it names the run (that has no
+    /// checksum of its own). `advice` says how to go on without it.
+    #[error("{path}: this journal belongs to another run, or its header is damaged{advice}")]
+    OtherRun {
+        /// The journal.
+        path: PathBuf,
+        /// How to go on without it, with a leading space (the shard's or the estimate's).
+        advice: String,
+    },
     /// `plan` was asked to create a run that already exists.
     #[error("{0}: already exists; choose another --out or remove it (nothing was written)")]
     Exists(PathBuf),

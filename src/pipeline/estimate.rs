@@ -9,7 +9,7 @@
 
 use super::costs::{ClassCost, ClassCosts, CostSettings};
 use super::error::PipelineError;
-use super::journal::{ClassRecord, OTHER_RUN, ShardJournal};
+use super::journal::{ClassRecord, ShardJournal};
 use super::manifest::fingerprint;
 use super::plan::recorded_class_space;
 use super::sampling::{
@@ -927,14 +927,13 @@ impl EstimateJournal {
         let (journal, contents) = match opened {
             // The journal keeps only a fingerprint of its settings: say this estimate's, for
             // the user to compare with the command that wrote it.
-            Err(PipelineError::Mismatch { path, why }) if why.starts_with(OTHER_RUN) => {
+            Err(PipelineError::OtherRun { path, advice }) => {
                 return Err(PipelineError::Mismatch {
                     path,
                     why: format!(
                         "this estimate journal was written for another size, partition, score, \
                          switchover, scoring or word list than this estimate's ({} '{}', S {}, \
-                         switchover {switchover}, {}, {}), or its header is damaged\
-                         {DAMAGED_ESTIMATE_ADVICE}",
+                         switchover {switchover}, {}, {}), or its header is damaged{advice}",
                         settings.size,
                         settings.partition,
                         settings.threshold,

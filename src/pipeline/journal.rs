@@ -41,9 +41,6 @@ const POLL_LOCK: Duration = Duration::from_millis(100);
 /// within a run (such as which cell a top-split record's letter is on) is the run format's
 /// `FORMAT_VERSION` instead (src/pipeline/manifest.rs).
 const MAGIC: &[u8; 8] = b"BMXJRNL2";
-/// Why a journal whose header names another run id is refused (the message goes on to say
-/// that its header may be damaged instead, and how to go on without it).
-pub(super) const OTHER_RUN: &str = "this journal belongs to another run";
 const MAGIC_FORMAT_1: &[u8; 8] = b"BMXJRNL1";
 /// zstd level of kept candidate lists: fast, and boards of one class compress well.
 const ZSTD_LEVEL: i32 = 3;
@@ -396,10 +393,9 @@ fn parse(
     }
     let id = u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes"));
     if id != run_id {
-        // The run id has no checksum of its own: damage to it reads as another run's.
-        return Err(PipelineError::Mismatch {
+        return Err(PipelineError::OtherRun {
             path: path.to_path_buf(),
-            why: format!("{OTHER_RUN}, or its header is damaged{damaged_advice}"),
+            advice: damaged_advice.to_string(),
         });
     }
     let mut at = HEADER_LEN as usize;
