@@ -11,6 +11,7 @@ mod common;
 use bogglemax::pipeline::RunDir;
 use common::{fails_with, stdout_ok};
 use std::collections::HashMap;
+use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 
 const PARTITION: &str = "aeiosuy bcdfghjklmnpqrtvwxz";
@@ -524,6 +525,40 @@ fn bad_estimate_and_costs_inputs_are_refused_in_one_line() {
         std::fs::read(&not_journal).unwrap(),
         b"class_id,seconds\n",
         "left as it was"
+    );
+    // Costs are written over regular files only: a pipe (whose open would block) and a link
+    // are refused before any work, and left as they were.
+    let pipe = dir.path().join("costs.pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let link = dir.path().join("costs.link");
+    std::os::unix::fs::symlink(&bad, &link).unwrap();
+    for target in [&pipe, &link] {
+        fails_with(
+            &["status", s(&run), "--costs", s(target)],
+            "choose another file",
+        );
+        fails_with(
+            &proof_3x3(
+                "estimate",
+                &["--sample", "1", "--quiet", "--costs-out", s(target)],
+            ),
+            "choose another file",
+        );
+    }
+    assert!(
+        std::fs::symlink_metadata(&pipe)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(&bad).unwrap(),
+        "class_id,seconds\n1,fast\n"
     );
 }
 
