@@ -509,6 +509,18 @@ fn more_shards_than_classes() {
     }
     assert!(results[0].lines().count() > 100, "boards found");
     assert_eq!(results[0], results[1], "the same results either way");
+    // No shards, or more than shard files are numbered for, are refused: nothing planned.
+    for shards in ["0", "100001"] {
+        let out = dir.path().join(format!("run{shards}"));
+        let planned = plan_2x2(shards, &out);
+        assert_eq!(planned.status.code(), Some(2), "--shards {shards}");
+        let said = String::from_utf8_lossy(&planned.stderr);
+        assert!(
+            said.contains(&format!("--shards must be 1 to 100000, not {shards}")),
+            "{said}"
+        );
+        assert!(!out.exists(), "nothing planned");
+    }
 }
 
 /// A journal copied over another shard's (same run, so it reads) finishes none of that

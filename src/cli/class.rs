@@ -45,7 +45,9 @@ const BOUND_HELP: &str = concat!(
      the best letter at each step of each search path, a word counted on every path), \
      `orderly=` (the bound of the class's orderly tree, at least every board's DeMulti, so \
      its Score), and the tree's `nodes=`, `bytes=` and `seconds=` (the CPU seconds of its \
-     build).\n\n",
+     build). Trees count points in 32 bits: an `orderly=` of 4294967295 (possible with a \
+     scoring table of huge points) means that or more, and such a bound never rules a \
+     class out.\n\n",
     class_syntax!()
 );
 
@@ -221,16 +223,18 @@ pub struct BreakClassArgs {
     /// classes of over 16.8 million word paths, broken a top letter (the heaviest, a pair of
     /// letters of the top two cells) at a time without the paths those forced letters make
     /// redundant: there it lies between Score and DeMulti, and the boards listed are those it
-    /// lifts to S. Heavy 4x4 classes have millions. Without it the breaker prunes by a bound
-    /// on Score on boards of 12 cells or more, and the `candidates:` line counts only the
-    /// boards that survive that.
+    /// lifts to S. A `demulti=` of 4294967295 means that or more (trees count points in 32
+    /// bits; such a board is always scored). Heavy 4x4 classes have millions. Without it the
+    /// breaker prunes by a bound on Score on boards of 12 cells or more, and the
+    /// `candidates:` line counts only the boards that survive that.
     #[arg(long)]
     pub candidates: bool,
     /// Report both boards of every mirror pair. A class that is its own image under a flip
     /// or the half turn holds every board together with its image, which scores the same;
     /// by default the breaker, as a proof does, looks only for the board of each pair whose
     /// letter on the first cell of the `mirror:` line is not after the letter on the second
-    /// (the proof's results are canonical boards, the same for both).
+    /// (the proof's results are canonical boards, the same for both). With this flag no
+    /// pair is folded, so the `mirror:` line says `none`.
     #[arg(long)]
     pub every_image: bool,
     /// The class: one letter set per cell.

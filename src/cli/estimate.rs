@@ -58,7 +58,8 @@ from the journals alone, breaking nothing:\n\n  bogglemax estimate ... --seed 1 
 )]
 pub struct EstimateArgs {
     /// Estimate a planned run: its size, partition, score, switchover, scoring and word
-    /// list, and (unless --tasks is given) one task per shard.
+    /// list (so none of those flags may be given with it), and (unless --tasks is given)
+    /// one task per shard.
     #[arg(long, value_name = "RUN", conflicts_with_all = ["size", "partition", "score", "switchover", "wordlist", "scoring"])]
     pub run: Option<PathBuf>,
     /// Board size, CxR (at most 25 cells). Default: 4x4.
@@ -113,7 +114,8 @@ pub struct EstimateArgs {
     /// file from `status --costs`) instead of breaking classes, to see how close an estimate
     /// of this size comes to the run's real total. A run directory, or a costs file that
     /// names its proof (those of `status --costs` and `estimate --costs-out` do), gives the
-    /// settings the flags (or --run) leave out, and must agree with those they give; a costs
+    /// settings the flags leave out, and must agree with those they give (or with --run's
+    /// run); a costs
     /// file from before files named their proof needs --size, --partition and --score, or
     /// --run. A costs file's word list is not kept: give it with --wordlist unless it is the
     /// built-in one.

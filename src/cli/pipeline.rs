@@ -36,7 +36,7 @@ pub struct PlanArgs {
     /// The score S: the proof finds every board scoring S or more.
     #[arg(long, value_name = "S")]
     pub score: u32,
-    /// Number of shard files (the unit of work of one process).
+    /// Number of shard files (the unit of work of one process), 1 to 100000.
     #[arg(long, value_name = "N")]
     pub shards: u32,
     /// Branch while the bound is above B, then OrderlyBound. Default: 9/4 × S.
@@ -301,10 +301,11 @@ more found, canonical, each once, best first) and RUN/summary.txt, and prints th
 run's settings; classes finished of all; classes broken outright (no candidate); candidates \
 checked; the largest DeMulti seen; results and the best board; CPU and checking seconds; the \
 slowest classes; then `proof: complete`, or a `problem:` line for each shard unfinished or \
-unreadable and `proof: incomplete`. Safe while \
-workers run: it reads the finished classes of each journal, and never replaces the files by a \
-merge of fewer finished classes. Exits 0 for a complete proof, 1 for an incomplete one (the \
-files then hold the boards found so far), 2 on an error."
+whose shard file is unreadable and `proof: incomplete`. A damaged journal is an error instead \
+(nothing is written; the message names it and how to go on without it). Safe while workers \
+run: it reads the finished classes of each journal, and never replaces the files by a merge of \
+fewer finished classes. Exits 0 for a complete proof, 1 for an incomplete one (the files then \
+hold the boards found so far), 2 on an error."
 )]
 pub struct RunArgs {
     /// The run directory.

@@ -31,6 +31,11 @@ pub struct PlanSettings {
     pub costs: Option<ClassCosts>,
 }
 
+/// The most shards a run has: their files are named by five digits, and even a 4x4 proof
+/// of a million classes has ten a shard at this count (`plan` of a million shards wrote
+/// files for minutes before saying anything).
+pub const MAX_SHARDS: u32 = 100_000;
+
 /// Plans a run into `out`, which must not exist yet.
 ///
 /// Hard classes cluster (those with vowel-rich sets next to consonant-rich ones), so ids are
@@ -45,8 +50,11 @@ pub fn plan(
         return Err(PipelineError::Exists(out.to_path_buf()));
     }
     let space = class_space(settings.size, &settings.partition)?;
-    if settings.shards == 0 {
-        return Err(PipelineError::Usage("--shards must be at least 1".into()));
+    if settings.shards == 0 || settings.shards > MAX_SHARDS {
+        return Err(PipelineError::Usage(format!(
+            "--shards must be 1 to {MAX_SHARDS}, not {}",
+            settings.shards
+        )));
     }
     let ids = space.canonical_ids();
     let shards = match &settings.costs {
