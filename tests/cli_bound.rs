@@ -303,4 +303,13 @@ fn class_ids_round_trip_and_canonical_ids_are_the_smallest_image() {
     let by_smallest = stdout_ok(&["class", "--partition", P, "--id", &smallest.to_string()]);
     assert_eq!(field(&by_smallest, "canonical:"), "yes");
     fails_with(&["class", "--partition", P, &id], "give a class id as --id");
+    // A board or --id: neither is named as both choices, both are refused.
+    fails_with(
+        &["class", "--partition", P],
+        "not provided: <BOARD|--id <N>>",
+    );
+    fails_with(
+        &["class", "--partition", P, "--id", "3", "abcdefghijklmnop"],
+        "cannot be used with",
+    );
 }

@@ -53,6 +53,8 @@ const BOUND_HELP: &str = concat!(
 
 /// Flags of `bogglemax class`.
 #[derive(Args, Debug)]
+// A board or --id, not both: one missing is named as `<BOARD|--id <N>>`.
+#[command(group(clap::ArgGroup::new("which").required(true).args(["board", "id"])))]
 #[command(
     after_help = "A partition is 'SETS[, edge:SETS][, corner:SETS]': lists of \
 space-separated letter sets, each list covering a-z exactly once. The four corner cells use \
@@ -72,10 +74,9 @@ pub struct ClassArgs {
     #[arg(long, value_name = "P")]
     pub partition: String,
     /// Print class N instead of the class of a board.
-    #[arg(long, value_name = "N", conflicts_with = "board")]
+    #[arg(long, value_name = "N")]
     pub id: Option<u64>,
     /// The board whose class to print.
-    #[arg(required_unless_present = "id")]
     pub board: Option<String>,
 }
 
