@@ -303,7 +303,7 @@ fn class_ids_round_trip_and_canonical_ids_are_the_smallest_image() {
     let by_smallest = stdout_ok(&["class", "--partition", P, "--id", &smallest.to_string()]);
     assert_eq!(field(&by_smallest, "canonical:"), "yes");
     fails_with(&["class", "--partition", P, &id], "give a class id as --id");
-    // A board or --id: neither is named as both choices, both are refused.
+    // A board or --id: neither given names both choices; both given is refused.
     fails_with(
         &["class", "--partition", P],
         "not provided: <BOARD|--id <N>>",

@@ -115,10 +115,9 @@ pub struct EstimateArgs {
     /// of this size comes to the run's real total. A run directory, or a costs file that
     /// names its proof (those of `status --costs` and `estimate --costs-out` do), gives the
     /// settings the flags leave out, and must agree with those they give (or with --run's
-    /// run); a costs
-    /// file from before files named their proof needs --size, --partition and --score, or
-    /// --run. A costs file's word list is not kept: give it with --wordlist unless it is the
-    /// built-in one.
+    /// run); a costs file from before files named their proof needs --size, --partition and
+    /// --score, or --run. A costs file's word list is not kept: give it with --wordlist
+    /// unless it is the built-in one.
     #[arg(long, value_name = "RUN|FILE", requires = "sample")]
     pub replay: Option<PathBuf>,
     /// Keep every class broken in FILE (created if missing), and take the classes it already

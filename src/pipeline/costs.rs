@@ -32,6 +32,7 @@ fn seconds_text(seconds: f64) -> String {
     let text = format!("{seconds:.9}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
+
 /// The keys of the lines naming the proof's settings, in the order they are written.
 const SETTING_KEYS: [&str; 5] = [
     "score",
