@@ -1,5 +1,5 @@
 //! Framing for every binary file this program writes: a fixed header, an rkyv archive, a
-//! checksummed footer.
+//! checksummed footer; and how every file is written (atomically, over regular files only).
 //!
 //! # Format
 //! ```text
