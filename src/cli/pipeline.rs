@@ -412,8 +412,8 @@ classes, CPU seconds, and `complete`, or `running` while a worker of this machin
 the shards complete, the spread of complete shards' CPU seconds, the classes done, the CPU \
 seconds so far, an ETA in CPU seconds at the mean rate so far (divide by the workers), and \
 the slowest classes with their CPU seconds. Safe while workers run: it takes no lock and \
-reads the finished classes of each journal. Exits 0 whether or not the run is finished (`merge` gives the verdict), 2 on \
-an error."
+reads the finished classes of each journal. Exits 0 whether or not the run is finished \
+(`merge` gives the verdict), 2 on an error."
 )]
 pub struct StatusArgs {
     /// The run directory.

@@ -32,7 +32,7 @@ pub struct PlanSettings {
 }
 
 /// The most shards a run has: their files are named by five digits, and even a 4x4 proof
-/// of a million classes has ten a shard at this count (`plan` of a million shards of a
+/// of a million classes has ten classes a shard at this count (`plan` of a million shards of a
 /// 63-class 3x3 proof wrote files for over a minute, saying nothing, until it was stopped).
 pub const MAX_SHARDS: u32 = 100_000;
 
